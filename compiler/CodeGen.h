@@ -1,0 +1,72 @@
+//===- CodeGen.h - LLVM IR to machine code ----------------------*- C++ -*-===//
+//
+// The back half of the pipeline: translate the LLVM dialect to LLVM IR, link
+// the runtime bitcode in, run LLVM's optimization pipeline and write object
+// code, assembly or an archive.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PBC_COMPILER_CODEGEN_H
+#define PBC_COMPILER_CODEGEN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class TargetMachine;
+}
+
+namespace pbc {
+
+struct CodeGenOptions {
+  std::string triple; // empty: the host's
+  std::string cpu;    // empty: the target's portable baseline
+  unsigned optLevel = 2;
+};
+
+enum class OutputKind { LLVMIR, Bitcode, Assembly, Object };
+
+class CodeGen {
+public:
+  /// Fails (with a message) when the target is unknown to the linked LLVM.
+  static llvm::Expected<std::unique_ptr<CodeGen>>
+  create(const CodeGenOptions &options);
+  ~CodeGen();
+
+  /// Translates a module in the LLVM dialect, links the runtime into it and
+  /// optimizes it.
+  llvm::Expected<std::unique_ptr<llvm::Module>>
+  buildModule(mlir::ModuleOp module, llvm::StringRef name);
+
+  /// Serializes an optimized module in the given form.
+  llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind);
+
+  llvm::LLVMContext &getContext() { return context; }
+
+private:
+  CodeGen(const CodeGenOptions &options, llvm::TargetMachine *machine);
+  llvm::Error linkRuntime(llvm::Module &module);
+  void optimize(llvm::Module &module);
+
+  CodeGenOptions options;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::TargetMachine> machine;
+};
+
+struct ArchiveMember {
+  std::string name;
+  std::string data;
+};
+
+/// A GNU `ar` archive with a symbol table, written deterministically (no
+/// timestamps, uids or modes), so equal inputs give equal bytes.
+llvm::Expected<std::string> writeArchive(const std::vector<ArchiveMember> &members);
+
+} // namespace pbc
+
+#endif

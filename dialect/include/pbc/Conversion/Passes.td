@@ -1,0 +1,59 @@
+//===- Passes.td - pbc's passes ------------------------------*- tablegen -*-===//
+//
+// The pipeline, in order:
+//   proto-layout   decide each message's C struct layout (attributes on the
+//                  proto ops; the header generator reads them too)
+//   proto-to-wire  build init/size/encode/decode functions from the schema,
+//                  as llvm.func bodies of wire + scf + arith + llvm ops
+//   canonicalize   wire folds: constant sizes, merged constant writes
+//   wire-to-llvm   expand wire ops into LLVM dialect and runtime calls
+// followed by MLIR's scf/arith/cf conversions to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PBC_CONVERSION_PASSES
+#define PBC_CONVERSION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ProtoLayout : Pass<"proto-layout", "mlir::ModuleOp"> {
+  let summary = "Assign every message a C struct layout";
+  let description = [{
+    Presence bits first (`uint32_t _presence[n]` at offset 0), then the fields
+    sorted by alignment (largest first, declaration order within one
+    alignment), each at its natural alignment, as a C compiler lays out the
+    struct the header declares. Adds `size`, `align`, `presence_words` to
+    messages and `offset`, `presence_bit` to fields. Targets with 64-bit
+    pointers (LP64).
+  }];
+  let dependentDialects = ["pbc::proto::ProtoDialect"];
+}
+
+def ProtoToWire : Pass<"proto-to-wire", "mlir::ModuleOp"> {
+  let summary = "Generate codec functions from the schema";
+  let description = [{
+    For each message T of the laid-out schema, emits `T_init`, `T_decode`,
+    `T_encoded_size`, `T_encode` (the C API), the internal codecs
+    `pbc__T_dec` (a tag switch over the fields) and `pbc__T_enc` (backwards
+    writer), and a `pbc_message_info` record in the `pbc_msgs` section. The
+    proto ops are consumed.
+  }];
+  let options = [
+    ListOption<"files", "files", "std::string",
+               "Generate code for the messages of these .proto files only; "
+               "the others are declared (default: all)">];
+  let dependentDialects = [
+    "pbc::wire::WireDialect", "mlir::LLVM::LLVMDialect",
+    "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
+def WireToLLVM : Pass<"wire-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower wire ops to the LLVM dialect and runtime calls";
+  let description = [{
+    Varint sizes become `ctlz` arithmetic; one-byte tags and varints are read
+    inline with the longer forms calling the runtime (`pbc_rt_*`, linked in
+    as bitcode and inlined by LLVM); constant writes become stores.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // PBC_CONVERSION_PASSES

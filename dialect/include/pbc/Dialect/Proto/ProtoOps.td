@@ -1,0 +1,156 @@
+//===- ProtoOps.td - proto dialect operations ----------------*- tablegen -*-===//
+#ifndef PBC_PROTO_OPS
+#define PBC_PROTO_OPS
+
+include "pbc/Dialect/Proto/ProtoDialect.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+
+def Proto_FileOp : Proto_Op<"file", [HasParent<"mlir::ModuleOp">]> {
+  let summary = "a .proto file: its package, syntax and imports";
+  let description = [{
+    One per file in the compilation, inputs and their imports alike. Messages
+    and enums name their file with their `file` attribute; code for each file
+    goes to an object of its own so that libraries sharing an import do not
+    clash at link time.
+
+    ```mlir
+    proto.file "addressbook.proto" package "tutorial" proto3 imports []
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, StrAttr:$package, Proto_Syntax:$syntax,
+                       StrArrayAttr:$imports);
+  let assemblyFormat = [{
+    $name `package` $package $syntax `imports` $imports attr-dict
+  }];
+}
+
+def Proto_MessageOp : Proto_Op<"message", [
+    Symbol, SymbolTable, SingleBlock, NoTerminator, NoRegionArguments,
+    HasParent<"mlir::ModuleOp">, IsolatedFromAbove]> {
+  let summary = "a message type, named by its full name";
+  let description = [{
+    Holds `proto.field` ops in declaration order. Nested messages are not
+    nested ops: every message lives at module level under its full name
+    (`@tutorial.Person.PhoneNumber`), so fields reference any message or enum
+    with a flat symbol.
+
+    The layout pass adds `size`, `align` and `presence_words`: the C struct
+    every later stage (lowering, header) agrees on.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$file,
+                       OptionalAttr<I64Attr>:$size,
+                       OptionalAttr<I64Attr>:$align,
+                       OptionalAttr<I64Attr>:$presence_words);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name `file` $file attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    auto getFields() { return getBody().front().getOps<FieldOp>(); }
+    bool hasLayout() { return getSize().has_value(); }
+  }];
+  let builders = [
+    OpBuilder<(ins "llvm::StringRef":$name, "llvm::StringRef":$file), [{
+      $_state.addAttribute(getSymNameAttrName($_state.name),
+                           $_builder.getStringAttr(name));
+      $_state.addAttribute(getFileAttrName($_state.name),
+                           $_builder.getStringAttr(file));
+      $_state.addRegion()->emplaceBlock();
+    }]>];
+  let skipDefaultBuilders = 1;
+}
+
+def Proto_FieldOp : Proto_Op<"field", [
+    HasParent<"MessageOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a field of a message";
+  let description = [{
+    ```mlir
+    proto.field "id" = 2 : int32 implicit
+    proto.field "phones" = 4 : message<@tutorial.Person.PhoneNumber> repeated
+    proto.field "samples" = 5 : sint64 repeated packed
+    proto.field "name" = 1 : string implicit utf8
+    proto.field "port" = 6 : uint32 optional default "8080"
+    ```
+    `packed` says how repeated scalars are written (decoding accepts both
+    forms). `utf8` asks the decoder to reject invalid UTF-8 (proto3 strings).
+    `default` is the proto2 default in descriptor.proto's text form (bytes
+    unescaped). `closed` marks an enum field whose enum is closed (proto2):
+    values outside it are not stored.
+
+    The layout pass adds `offset` (bytes into the C struct) and, for fields
+    with a presence bit, `presence_bit`.
+  }];
+  let arguments = (ins StrAttr:$name, ConfinedAttr<I32Attr, [IntNonNegative]>:$number,
+                       Proto_FieldType:$type,
+                       OptionalAttr<FlatSymbolRefAttr>:$type_name,
+                       Proto_Cardinality:$cardinality,
+                       UnitAttr:$packed, UnitAttr:$utf8, UnitAttr:$closed,
+                       OptionalAttr<StrAttr>:$default_value,
+                       OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<I32Attr>:$presence_bit);
+  let assemblyFormat = [{
+    $name `=` $number `:` $type (`<` $type_name^ `>`)? $cardinality
+    (`packed` $packed^)? (`utf8` $utf8^)? (`closed` $closed^)?
+    (`default` $default_value^)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool isRepeated() { return getCardinality() == Cardinality::Repeated; }
+    bool hasPresenceBit() { return getPresenceBit().has_value(); }
+    /// Message and group fields: singular ones are held by pointer.
+    bool isMessageLike() {
+      return getType() == FieldType::Message || getType() == FieldType::Group;
+    }
+    MessageOp getParentMessage();
+  }];
+}
+
+def Proto_EnumOp : Proto_Op<"enum", [
+    Symbol, SingleBlock, NoTerminator, NoRegionArguments,
+    HasParent<"mlir::ModuleOp">]> {
+  let summary = "an enum type, named by its full name";
+  let description = [{
+    ```mlir
+    proto.enum @tutorial.Person.PhoneType file "addressbook.proto" {
+      proto.enum_value "MOBILE" = 0
+      proto.enum_value "HOME" = 1
+    }
+    ```
+    `closed` (proto2 enums): a decoder keeps only the listed values.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$file,
+                       UnitAttr:$closed, UnitAttr:$allow_alias);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `file` $file (`closed` $closed^)? (`allow_alias` $allow_alias^)?
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    auto getValues() { return getBody().front().getOps<EnumValueOp>(); }
+  }];
+  let builders = [
+    OpBuilder<(ins "llvm::StringRef":$name, "llvm::StringRef":$file,
+                   "bool":$closed, "bool":$allowAlias), [{
+      $_state.addAttribute(getSymNameAttrName($_state.name),
+                           $_builder.getStringAttr(name));
+      $_state.addAttribute(getFileAttrName($_state.name),
+                           $_builder.getStringAttr(file));
+      if (closed)
+        $_state.addAttribute(getClosedAttrName($_state.name),
+                             $_builder.getUnitAttr());
+      if (allowAlias)
+        $_state.addAttribute(getAllowAliasAttrName($_state.name),
+                             $_builder.getUnitAttr());
+      $_state.addRegion()->emplaceBlock();
+    }]>];
+  let skipDefaultBuilders = 1;
+}
+
+def Proto_EnumValueOp : Proto_Op<"enum_value", [HasParent<"EnumOp">]> {
+  let summary = "an enumerator";
+  let arguments = (ins StrAttr:$name, I32Attr:$number);
+  let assemblyFormat = "$name `=` $number attr-dict";
+}
+
+#endif // PBC_PROTO_OPS

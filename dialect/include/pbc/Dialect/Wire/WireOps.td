@@ -1,0 +1,187 @@
+//===- WireOps.td - wire dialect operations ------------------*- tablegen -*-===//
+#ifndef PBC_WIRE_OPS
+#define PBC_WIRE_OPS
+
+include "pbc/Dialect/Wire/WireDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
+
+class Wire_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Wire_Dialect, mnemonic, traits>;
+
+def Wire_Ptr : LLVM_PointerInAddressSpace<0>;
+def Wire_Scalar : AnyTypeOf<[I32, I64, F32, F64]>;
+
+//===----------------------------------------------------------------------===//
+// Sizes
+//===----------------------------------------------------------------------===//
+
+def Wire_VarintSizeOp : Wire_Op<"varint_size", [Pure]> {
+  let summary = "bytes a varint of this (unsigned) value takes";
+  let description = [{
+    Lowered branch-free: `((64 - ctlz(v | 1)) * 9 + 64) / 64`. Folds for
+    constants (tag sizes are always constant).
+  }];
+  let arguments = (ins AnyTypeOf<[I32, I64]>:$value);
+  let results = (outs I64:$size);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasFolder = 1;
+}
+
+def Wire_ZigZagEncodeOp : Wire_Op<"zigzag_encode", [Pure, SameOperandsAndResultType]> {
+  let summary = "sint32/sint64 to their unsigned wire value: (n << 1) ^ (n >> bits-1)";
+  let arguments = (ins AnyTypeOf<[I32, I64]>:$value);
+  let results = (outs AnyTypeOf<[I32, I64]>:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasFolder = 1;
+}
+
+def Wire_ZigZagDecodeOp : Wire_Op<"zigzag_decode", [Pure, SameOperandsAndResultType]> {
+  let summary = "the inverse of zigzag_encode: (n >> 1) ^ -(n & 1)";
+  let arguments = (ins AnyTypeOf<[I32, I64]>:$value);
+  let results = (outs AnyTypeOf<[I32, I64]>:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Encoding (backwards)
+//===----------------------------------------------------------------------===//
+
+def Wire_PutBytesOp : Wire_Op<"put_bytes", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write constant bytes (tags) ending at $pos";
+  let description = [{
+    ```mlir
+    %p1 = wire.put_bytes %p0, "\0A" // tag of field 1, wire type 2
+    ```
+    Two adjacent constant writes canonicalize into one.
+  }];
+  let arguments = (ins Wire_Ptr:$pos, StrAttr:$bytes);
+  let results = (outs Wire_Ptr:$result);
+  let assemblyFormat = "$pos `,` $bytes attr-dict";
+  let hasCanonicalizer = 1;
+}
+
+def Wire_PutVarintOp : Wire_Op<"put_varint", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a varint ending at $pos";
+  let description = [{
+    The value is unsigned: int32 and enum values are sign-extended to i64
+    first (ten bytes when negative), uint32 zero-extended.
+  }];
+  let arguments = (ins Wire_Ptr:$pos, I64:$value);
+  let results = (outs Wire_Ptr:$result);
+  let assemblyFormat = "$pos `,` $value attr-dict";
+}
+
+def Wire_PutFixedOp : Wire_Op<"put_fixed", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a little-endian 4- or 8-byte value ending at $pos";
+  let arguments = (ins Wire_Ptr:$pos, Wire_Scalar:$value);
+  let results = (outs Wire_Ptr:$result);
+  let assemblyFormat = "$pos `,` $value attr-dict `:` type($value)";
+}
+
+def Wire_PutDataOp : Wire_Op<"put_data", [MemoryEffects<[MemWrite, MemRead]>]> {
+  let summary = "copy $size bytes from $data so they end at $pos";
+  let arguments = (ins Wire_Ptr:$pos, Wire_Ptr:$data, I64:$size);
+  let results = (outs Wire_Ptr:$result);
+  let assemblyFormat = "$pos `,` $data `,` $size attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Decoding
+//
+// Every reading op takes the decoder state $dec and the input end, and
+// returns the position after what it read: null when the input is malformed
+// (the runtime has then recorded why in $dec).
+//===----------------------------------------------------------------------===//
+
+class Wire_ReadOp<string mnemonic, list<Trait> traits = []>
+    : Wire_Op<mnemonic, traits # [MemoryEffects<[MemRead, MemWrite]>]>;
+
+def Wire_GetTagOp : Wire_ReadOp<"get_tag"> {
+  let summary = "read a tag (at most 5 bytes, non-zero field number)";
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let results = (outs Wire_Ptr:$next, I32:$tag);
+  let assemblyFormat = "$dec `,` $pos `,` $end attr-dict";
+}
+
+def Wire_GetVarintOp : Wire_ReadOp<"get_varint"> {
+  let summary = "read a varint (at most 10 bytes)";
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let results = (outs Wire_Ptr:$next, I64:$value);
+  let assemblyFormat = "$dec `,` $pos `,` $end attr-dict";
+}
+
+def Wire_GetFixedOp : Wire_ReadOp<"get_fixed"> {
+  let summary = "read a little-endian 4- or 8-byte value";
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let results = (outs Wire_Ptr:$next, Wire_Scalar:$value);
+  let assemblyFormat = "$dec `,` $pos `,` $end attr-dict `:` type($value)";
+}
+
+def Wire_GetLengthOp : Wire_ReadOp<"get_length"> {
+  let summary = "read the length of a length-delimited field";
+  let description = [{
+    Fails unless the length fits in the remaining input. $next is the first
+    byte of the payload, which ends at $next + $length.
+  }];
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let results = (outs Wire_Ptr:$next, I64:$length);
+  let assemblyFormat = "$dec `,` $pos `,` $end attr-dict";
+}
+
+def Wire_SkipOp : Wire_ReadOp<"skip"> {
+  let summary = "skip the value of an unknown field whose tag was just read";
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end, I32:$tag);
+  let results = (outs Wire_Ptr:$next);
+  let assemblyFormat = "$dec `,` $pos `,` $end `,` $tag attr-dict";
+}
+
+def Wire_FailOp : Wire_ReadOp<"fail"> {
+  let summary = "record an error; returns a null position";
+  let arguments = (ins Wire_Ptr:$dec, I32Attr:$status);
+  let results = (outs Wire_Ptr:$null);
+  let assemblyFormat = "$dec `,` $status attr-dict";
+}
+
+def Wire_Utf8ValidOp : Wire_Op<"utf8_valid", [MemoryEffects<[MemRead]>]> {
+  let summary = "is [$data, $data + $size) well-formed UTF-8?";
+  let arguments = (ins Wire_Ptr:$data, I64:$size);
+  let results = (outs I1:$valid);
+  let assemblyFormat = "$data `,` $size attr-dict";
+}
+
+def Wire_PushOp : Wire_ReadOp<"push"> {
+  let summary = "enter a nested message or group; false past the depth limit";
+  let arguments = (ins Wire_Ptr:$dec);
+  let results = (outs I1:$ok);
+  let assemblyFormat = "$dec attr-dict";
+}
+
+def Wire_PopOp : Wire_ReadOp<"pop"> {
+  let summary = "leave a nested message or group";
+  let arguments = (ins Wire_Ptr:$dec);
+  let assemblyFormat = "$dec attr-dict";
+}
+
+def Wire_AllocOp : Wire_ReadOp<"alloc"> {
+  let summary = "arena memory for a sub-message; null when out of memory";
+  let arguments = (ins Wire_Ptr:$dec, I64Attr:$size);
+  let results = (outs Wire_Ptr:$mem);
+  let assemblyFormat = "$dec `,` $size attr-dict";
+}
+
+def Wire_GrowOp : Wire_ReadOp<"grow"> {
+  let summary = "room for $add more elements in a repeated field's array";
+  let description = [{
+    Returns the array (the same one while it has capacity, see pbc_rt_grow),
+    or null when out of memory.
+  }];
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$data, I64:$size, I64:$add,
+                       I64Attr:$elem_size);
+  let results = (outs Wire_Ptr:$result);
+  let assemblyFormat = "$dec `,` $data `,` $size `,` $add `,` $elem_size attr-dict";
+}
+
+#endif // PBC_WIRE_OPS

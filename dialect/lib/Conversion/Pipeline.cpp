@@ -1,0 +1,46 @@
+//===- Pipeline.cpp - pbc's lowering pipeline -----------------------------===//
+#include "pbc/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+#include "pbc/Dialect/Proto/ProtoOps.h"
+#include "pbc/Dialect/Wire/WireOps.h"
+
+using namespace mlir;
+
+void pbc::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                   ArrayRef<std::string> files) {
+  pm.addPass(createProtoLayout());
+  ProtoToWireOptions options;
+  options.files = llvm::to_vector(files);
+  pm.addPass(createProtoToWire(options));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createWireToLLVM());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void pbc::registerPipelines() {
+  PassPipelineRegistration<>(
+      "pbc-lower-to-llvm",
+      "Lower a proto schema to LLVM dialect codec functions",
+      [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm); });
+}
+
+void pbc::registerDialects(DialectRegistry &registry) {
+  registry.insert<proto::ProtoDialect, wire::WireDialect, LLVM::LLVMDialect,
+                  arith::ArithDialect, scf::SCFDialect,
+                  cf::ControlFlowDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}

@@ -1,0 +1,1155 @@
+//===- ProtoToWire.cpp - codec functions from the schema ------------------===//
+//
+// For every message this pass writes specialized code: no tables, no
+// interpreter. The decoder is a loop around a switch on the full tag (field
+// number and wire type) whose cases read the value and store it at the
+// field's offset; the encoder writes the fields backwards (highest number
+// first) so a sub-message's length is known when its header is written; the
+// size function sums branch-free per-field sizes. Tags, tag sizes and offsets
+// are constants in the IR.
+//
+//===----------------------------------------------------------------------===//
+#include "pbc/Conversion/Passes.h"
+#include "pbc/Dialect/Proto/Naming.h"
+#include "pbc/Dialect/Proto/ProtoOps.h"
+#include "pbc/Dialect/Wire/WireOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+
+namespace pbc {
+#define GEN_PASS_DEF_PROTOTOWIRE
+#include "pbc/Conversion/Passes.h.inc"
+} // namespace pbc
+
+using namespace mlir;
+using namespace pbc::proto;
+namespace wire = pbc::wire;
+
+namespace {
+
+// Mirrors pbc_status in include/pbc/pbc.h.
+enum Status : int32_t {
+  kTruncated = 1,
+  kBadLength = 5,
+  kEndGroup = 6,
+  kInvalidUtf8 = 7,
+};
+
+enum WireType : uint32_t {
+  kVarint = 0,
+  kFixed64 = 1,
+  kLen = 2,
+  kStartGroup = 3,
+  kEndGroupWire = 4,
+  kFixed32 = 5,
+};
+
+WireType naturalWireType(FieldType type) {
+  switch (type) {
+  case FieldType::Double:
+  case FieldType::Fixed64:
+  case FieldType::SFixed64:
+    return kFixed64;
+  case FieldType::Float:
+  case FieldType::Fixed32:
+  case FieldType::SFixed32:
+    return kFixed32;
+  case FieldType::String:
+  case FieldType::Bytes:
+  case FieldType::Message:
+    return kLen;
+  case FieldType::Group:
+    return kStartGroup;
+  default:
+    return kVarint;
+  }
+}
+
+uint32_t makeTag(FieldOp field, WireType wt) {
+  return (static_cast<uint32_t>(field.getNumber()) << 3) | wt;
+}
+
+std::string varintBytes(uint64_t v) {
+  std::string out;
+  do {
+    uint8_t byte = v & 0x7f;
+    v >>= 7;
+    out.push_back(static_cast<char>(v ? byte | 0x80 : byte));
+  } while (v);
+  return out;
+}
+
+/// Width in bytes of a fixed-width type, 0 for varints and the rest.
+int64_t fixedWidth(FieldType type) {
+  switch (naturalWireType(type)) {
+  case kFixed32:
+    return 4;
+  case kFixed64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/// Builds the codec functions of the messages of one module.
+class CodecBuilder {
+public:
+  CodecBuilder(ModuleOp module, const llvm::StringSet<> &files)
+      : module(module), files(files), b(module.getContext()),
+        loc(module.getLoc()) {
+    MLIRContext *ctx = module.getContext();
+    ptrTy = LLVM::LLVMPointerType::get(ctx);
+    i1 = b.getI1Type();
+    i8 = b.getI8Type();
+    i32 = b.getI32Type();
+    i64 = b.getI64Type();
+    voidTy = LLVM::LLVMVoidType::get(ctx);
+  }
+
+  void run() {
+    SmallVector<MessageOp> messages(module.getOps<MessageOp>());
+    for (MessageOp m : messages)
+      symbols[m.getSymName()] = m;
+    for (EnumOp e : module.getOps<EnumOp>())
+      enums[e.getSymName()] = e;
+    for (MessageOp m : messages)
+      declareFunctions(m);
+    SmallVector<Attribute> infos;
+    for (MessageOp m : messages) {
+      if (!generates(m))
+        continue;
+      buildInit(m);
+      buildSize(m);
+      buildEncoder(m);
+      buildDecoder(m);
+      buildEntryPoints(m);
+      infos.push_back(buildInfo(m));
+    }
+    buildUsedList(infos);
+    for (Operation &op : llvm::make_early_inc_range(module.getOps()))
+      if (isa<MessageOp, EnumOp, FileOp>(op))
+        op.erase();
+  }
+
+private:
+  ModuleOp module;
+  const llvm::StringSet<> &files;
+  OpBuilder b;
+  Location loc;
+  Type ptrTy, i1, i8, i32, i64, voidTy;
+  llvm::StringMap<MessageOp> symbols;
+  llvm::StringMap<EnumOp> enums;
+  llvm::StringMap<LLVM::LLVMFuncOp> funcs;
+
+  bool generates(MessageOp m) {
+    return files.empty() || files.contains(m.getFile());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Small IR helpers
+  //===--------------------------------------------------------------------===//
+
+  Value cst(Type type, int64_t v) {
+    return b.create<arith::ConstantOp>(loc, type, b.getIntegerAttr(type, v));
+  }
+  Value null() { return b.create<LLVM::ZeroOp>(loc, ptrTy); }
+  Value isNull(Value p) {
+    return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, p, null());
+  }
+  Value offsetPtr(Value base, Value bytes) {
+    return b.create<LLVM::GEPOp>(loc, ptrTy, i8, base,
+                                 ArrayRef<LLVM::GEPArg>{bytes});
+  }
+  Value offsetPtr(Value base, int64_t bytes) {
+    if (bytes == 0)
+      return base;
+    return b.create<LLVM::GEPOp>(
+        loc, ptrTy, i8, base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)},
+        /*inbounds=*/true);
+  }
+  Value load(Type type, Value addr) {
+    return b.create<LLVM::LoadOp>(loc, type, addr);
+  }
+  void store(Value v, Value addr) { b.create<LLVM::StoreOp>(loc, v, addr); }
+  Value ptrDiff(Value hi, Value lo) {
+    Value h = b.create<LLVM::PtrToIntOp>(loc, i64, hi);
+    Value l = b.create<LLVM::PtrToIntOp>(loc, i64, lo);
+    return b.create<arith::SubIOp>(loc, h, l);
+  }
+  Value call(StringRef name, ValueRange args) {
+    LLVM::LLVMFuncOp f = funcs.lookup(name);
+    assert(f && "calling an undeclared function");
+    auto op = b.create<LLVM::CallOp>(loc, f, args);
+    return op.getNumResults() ? op.getResult() : Value();
+  }
+
+  LLVM::LLVMFuncOp declare(StringRef name, Type result, ArrayRef<Type> args) {
+    if (LLVM::LLVMFuncOp f = funcs.lookup(name))
+      return f;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto f = b.create<LLVM::LLVMFuncOp>(
+        loc, name, LLVM::LLVMFunctionType::get(result, args));
+    funcs[name] = f;
+    return f;
+  }
+
+  /// Starts the body of a declared function and returns its entry block.
+  Block *define(StringRef name) {
+    LLVM::LLVMFuncOp f = funcs.lookup(name);
+    Block *entry = f.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    return entry;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Fields in memory
+  //===--------------------------------------------------------------------===//
+
+  /// The type a singular field's value has in the struct.
+  Type storageType(FieldType type) {
+    switch (type) {
+    case FieldType::Double:
+      return b.getF64Type();
+    case FieldType::Float:
+      return b.getF32Type();
+    case FieldType::Int64:
+    case FieldType::UInt64:
+    case FieldType::Fixed64:
+    case FieldType::SFixed64:
+    case FieldType::SInt64:
+      return i64;
+    case FieldType::Bool:
+      return i8;
+    case FieldType::Message:
+    case FieldType::Group:
+      return ptrTy;
+    default:
+      return i32;
+    }
+  }
+
+  MessageOp messageOf(FieldOp field) {
+    return symbols.lookup(field.getTypeNameAttr().getValue());
+  }
+
+  /// Bytes one element of a repeated field takes in its array.
+  int64_t elementSize(FieldOp field) {
+    switch (field.getType()) {
+    case FieldType::String:
+    case FieldType::Bytes:
+      return 16;
+    case FieldType::Message:
+    case FieldType::Group:
+      return *messageOf(field).getSize();
+    case FieldType::Bool:
+      return 1;
+    default:
+      return storageType(field.getType()).getIntOrFloatBitWidth() / 8;
+    }
+  }
+
+  Value fieldAddr(Value msg, FieldOp field) {
+    return offsetPtr(msg, *field.getOffset());
+  }
+
+  Value presenceWord(Value msg, FieldOp field) {
+    return offsetPtr(msg, (*field.getPresenceBit() / 32) * 4);
+  }
+  Value presenceMask(FieldOp field) {
+    return cst(i32, int64_t(1) << (*field.getPresenceBit() % 32));
+  }
+  Value hasBit(Value msg, FieldOp field) {
+    Value word = load(i32, presenceWord(msg, field));
+    Value bit = b.create<arith::AndIOp>(loc, word, presenceMask(field));
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bit,
+                                   cst(i32, 0));
+  }
+  void setHasBit(Value msg, FieldOp field) {
+    Value addr = presenceWord(msg, field);
+    Value word = load(i32, addr);
+    store(b.create<arith::OrIOp>(loc, word, presenceMask(field)), addr);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Scalars on the wire
+  //===--------------------------------------------------------------------===//
+
+  /// The unsigned 64-bit varint a stored value is written as.
+  Value toVarint(FieldType type, Value v) {
+    switch (type) {
+    case FieldType::Int32:
+    case FieldType::Enum:
+      return b.create<arith::ExtSIOp>(loc, i64, v);
+    case FieldType::UInt32:
+    case FieldType::Bool:
+      return b.create<arith::ExtUIOp>(loc, i64, v);
+    case FieldType::SInt32:
+      return b.create<arith::ExtUIOp>(
+          loc, i64, b.create<wire::ZigZagEncodeOp>(loc, v));
+    case FieldType::SInt64:
+      return b.create<wire::ZigZagEncodeOp>(loc, v);
+    default:
+      return v;
+    }
+  }
+
+  /// The stored value of a varint read from the wire.
+  Value fromVarint(FieldType type, Value v) {
+    switch (type) {
+    case FieldType::Int32:
+    case FieldType::UInt32:
+    case FieldType::Enum:
+      return b.create<arith::TruncIOp>(loc, i32, v);
+    case FieldType::SInt32:
+      return b.create<wire::ZigZagDecodeOp>(
+          loc, b.create<arith::TruncIOp>(loc, i32, v));
+    case FieldType::SInt64:
+      return b.create<wire::ZigZagDecodeOp>(loc, v);
+    case FieldType::Bool: {
+      Value nz = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v,
+                                         cst(i64, 0));
+      return b.create<arith::ExtUIOp>(loc, i8, nz);
+    }
+    default:
+      return v;
+    }
+  }
+
+  /// Bytes the value takes on the wire (without tag).
+  Value valueSize(FieldType type, Value v) {
+    if (int64_t w = fixedWidth(type))
+      return cst(i64, w);
+    if (type == FieldType::Bool)
+      return cst(i64, 1);
+    return b.create<wire::VarintSizeOp>(loc, toVarint(type, v));
+  }
+
+  Value putValue(FieldType type, Value pos, Value v) {
+    if (fixedWidth(type))
+      return b.create<wire::PutFixedOp>(loc, pos, v);
+    return b.create<wire::PutVarintOp>(loc, pos, toVarint(type, v));
+  }
+
+  Value putTag(Value pos, uint32_t tag) {
+    return b.create<wire::PutBytesOp>(loc, pos,
+                                      b.getStringAttr(varintBytes(tag)));
+  }
+
+  /// Is a stored value non-zero (proto3 implicit presence)? Floats compare
+  /// their bits, so -0.0 is written, as libprotobuf does.
+  Value isNonZero(Value v) {
+    Type t = v.getType();
+    if (isa<FloatType>(t)) {
+      Type bits = b.getIntegerType(t.getIntOrFloatBitWidth());
+      v = b.create<arith::BitcastOp>(loc, bits, v);
+      t = bits;
+    }
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v,
+                                   cst(t, 0));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Functions and entry points
+  //===--------------------------------------------------------------------===//
+
+  std::string fn(MessageOp m, StringRef suffix) {
+    return cFunctionName(m.getSymName(), suffix);
+  }
+  std::string internal(MessageOp m, StringRef suffix) {
+    return internalFunctionName(m.getSymName(), suffix);
+  }
+
+  void declareFunctions(MessageOp m) {
+    declare(fn(m, "init"), voidTy, {ptrTy});
+    declare(fn(m, "encoded_size"), i64, {ptrTy});
+    declare(internal(m, "enc"), ptrTy, {ptrTy, ptrTy});
+    declare(internal(m, "dec"), ptrTy, {ptrTy, ptrTy, ptrTy, ptrTy, i32});
+    if (!generates(m))
+      return;
+    declare(fn(m, "decode"), i32, {ptrTy, ptrTy, i64, ptrTy});
+    declare(fn(m, "encode"), i32, {ptrTy, ptrTy, i64, ptrTy});
+    declare("pbc_rt_decode", i32, {ptrTy, ptrTy, i64, ptrTy, ptrTy, ptrTy});
+    declare("pbc_rt_encode", i32, {ptrTy, ptrTy, i64, ptrTy, ptrTy, ptrTy});
+  }
+
+  /// T_decode and T_encode: the runtime does the bookkeeping, given the
+  /// message's functions (LLVM inlines it and makes the calls direct).
+  void buildEntryPoints(MessageOp m) {
+    Block *entry = define(fn(m, "decode"));
+    Value init = b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "init"));
+    Value dec = b.create<LLVM::AddressOfOp>(loc, ptrTy, internal(m, "dec"));
+    Value st = call("pbc_rt_decode",
+                    {entry->getArgument(0), entry->getArgument(1),
+                     entry->getArgument(2), entry->getArgument(3), init, dec});
+    b.create<LLVM::ReturnOp>(loc, st);
+
+    entry = define(fn(m, "encode"));
+    Value size = b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encoded_size"));
+    Value enc = b.create<LLVM::AddressOfOp>(loc, ptrTy, internal(m, "enc"));
+    st = call("pbc_rt_encode",
+              {entry->getArgument(0), entry->getArgument(1),
+               entry->getArgument(2), entry->getArgument(3), size, enc});
+    b.create<LLVM::ReturnOp>(loc, st);
+  }
+
+  LLVM::GlobalOp stringGlobal(StringRef name, StringRef bytes) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    std::string data = bytes.str();
+    data.push_back('\0');
+    auto type = LLVM::LLVMArrayType::get(i8, data.size());
+    return b.create<LLVM::GlobalOp>(loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    b.getStringAttr(data));
+  }
+
+  /// The pbc_message_info record of a message and its entry in the
+  /// `pbc_msgs` section, which pbc_find_message walks.
+  Attribute buildInfo(MessageOp m) {
+    std::string base = internal(m, "info");
+    stringGlobal(base + "_name", m.getSymName());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto infoTy = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), {ptrTy, i64, ptrTy, ptrTy, ptrTy, ptrTy});
+    auto info = b.create<LLVM::GlobalOp>(loc, infoTy, /*isConstant=*/true,
+                                         LLVM::Linkage::Internal, base,
+                                         Attribute());
+    b.setInsertionPointToStart(&info.getInitializerRegion().emplaceBlock());
+    Value rec = b.create<LLVM::UndefOp>(loc, infoTy);
+    Value fields[] = {
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, base + "_name"),
+        b.create<LLVM::ConstantOp>(loc, i64, *m.getSize()),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "init")),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "decode")),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encoded_size")),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encode"))};
+    for (auto [i, v] : llvm::enumerate(fields))
+      rec = b.create<LLVM::InsertValueOp>(loc, rec, v, i);
+    b.create<LLVM::ReturnOp>(loc, rec);
+
+    // A pointer, not the record, goes into the section: every entry is then
+    // the same size whatever the objects' alignment padding. Writable, so
+    // the relocation needs no text relocation in a PIE.
+    b.setInsertionPointToEnd(module.getBody());
+    auto entry = b.create<LLVM::GlobalOp>(loc, ptrTy, /*isConstant=*/false,
+                                          LLVM::Linkage::Internal,
+                                          base + "_entry", Attribute(),
+                                          /*alignment=*/8);
+    entry.setSectionAttr(b.getStringAttr("pbc_msgs"));
+    b.setInsertionPointToStart(&entry.getInitializerRegion().emplaceBlock());
+    b.create<LLVM::ReturnOp>(loc,
+                             b.create<LLVM::AddressOfOp>(loc, ptrTy, base));
+    return FlatSymbolRefAttr::get(b.getContext(), base + "_entry");
+  }
+
+  /// Keeps the section entries alive: nothing references them by name.
+  void buildUsedList(ArrayRef<Attribute> entries) {
+    if (entries.empty())
+      return;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(ptrTy, entries.size());
+    auto used = b.create<LLVM::GlobalOp>(loc, type, /*isConstant=*/false,
+                                         LLVM::Linkage::Appending, "llvm.used",
+                                         Attribute());
+    used.setSectionAttr(b.getStringAttr("llvm.metadata"));
+    b.setInsertionPointToStart(&used.getInitializerRegion().emplaceBlock());
+    Value list = b.create<LLVM::UndefOp>(loc, type);
+    for (auto [i, e] : llvm::enumerate(entries)) {
+      Value addr = b.create<LLVM::AddressOfOp>(
+          loc, ptrTy, cast<FlatSymbolRefAttr>(e).getValue());
+      list = b.create<LLVM::InsertValueOp>(loc, list, addr, i);
+    }
+    b.create<LLVM::ReturnOp>(loc, list);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // T_init: zero, then the proto2 defaults
+  //===--------------------------------------------------------------------===//
+
+  void buildInit(MessageOp m) {
+    Block *entry = define(fn(m, "init"));
+    Value msg = entry->getArgument(0);
+    b.create<LLVM::MemsetOp>(loc, msg, cst(i8, 0), cst(i64, *m.getSize()),
+                             /*isVolatile=*/false);
+    for (FieldOp field : m.getFields())
+      if (auto text = field.getDefaultValue())
+        storeDefault(m, msg, field, *text);
+    b.create<LLVM::ReturnOp>(loc, ValueRange());
+  }
+
+  void storeDefault(MessageOp m, Value msg, FieldOp field, StringRef text) {
+    Value addr = fieldAddr(msg, field);
+    FieldType type = field.getType();
+    if (type == FieldType::String || type == FieldType::Bytes) {
+      std::string name = internal(m, "default_" + field.getName().str());
+      stringGlobal(name, text);
+      store(b.create<LLVM::AddressOfOp>(loc, ptrTy, name), addr);
+      store(cst(i64, text.size()), offsetPtr(addr, 8));
+      return;
+    }
+    Type t = storageType(type);
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      double d = text == "inf"    ? INFINITY
+                 : text == "-inf" ? -INFINITY
+                 : text == "nan"  ? NAN
+                                  : std::strtod(text.str().c_str(), nullptr);
+      store(b.create<arith::ConstantOp>(loc, ft, b.getFloatAttr(ft, d)), addr);
+      return;
+    }
+    if (type == FieldType::Bool) {
+      store(cst(i8, text == "true"), addr);
+      return;
+    }
+    // Integers and enum numbers: unsigned values above INT64_MAX keep their
+    // bits.
+    int64_t v = 0;
+    uint64_t u = 0;
+    if (text.getAsInteger(10, v) && !text.getAsInteger(10, u))
+      v = static_cast<int64_t>(u);
+    store(cst(t, v), addr);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // T_encoded_size
+  //===--------------------------------------------------------------------===//
+
+  void buildSize(MessageOp m) {
+    Block *entry = define(fn(m, "encoded_size"));
+    Value msg = entry->getArgument(0);
+    Value total = cst(i64, 0);
+    for (FieldOp field : m.getFields())
+      total = b.create<arith::AddIOp>(loc, total, fieldSize(msg, field));
+    b.create<LLVM::ReturnOp>(loc, total);
+  }
+
+  /// Whether a singular non-message field is written.
+  Value isPresent(Value msg, FieldOp field, Value value) {
+    if (field.hasPresenceBit())
+      return hasBit(msg, field);
+    return isNonZero(value);
+  }
+
+  Value lengthDelimitedSize(Value len) {
+    return b.create<arith::AddIOp>(loc, b.create<wire::VarintSizeOp>(loc, len),
+                                   len);
+  }
+
+  /// Size of a sub-message (by pointer) including its length or end tag.
+  Value embeddedSize(FieldOp field, Value sub) {
+    Value n = call(fn(messageOf(field), "encoded_size"), sub);
+    if (field.getType() == FieldType::Group)
+      return b.create<arith::AddIOp>(
+          loc, n, cst(i64, varintBytes(makeTag(field, kEndGroupWire)).size()));
+    return lengthDelimitedSize(n);
+  }
+
+  Value fieldSize(Value msg, FieldOp field) {
+    Value addr = fieldAddr(msg, field);
+    FieldType type = field.getType();
+    WireType wt = naturalWireType(type);
+    int64_t tagSize = varintBytes(makeTag(field, wt)).size();
+    Value tagSizeV = cst(i64, tagSize);
+
+    if (field.isRepeated())
+      return repeatedSize(field, addr, tagSize);
+
+    if (field.isMessageLike()) {
+      Value sub = load(ptrTy, addr);
+      auto ifOp = b.create<scf::IfOp>(
+          loc, isNull(sub),
+          [&](OpBuilder &, Location) {
+            b.create<scf::YieldOp>(loc, cst(i64, 0));
+          },
+          [&](OpBuilder &, Location) {
+            Value s = embeddedSize(field, sub);
+            b.create<scf::YieldOp>(
+                loc, ValueRange{b.create<arith::AddIOp>(loc, s, tagSizeV)});
+          });
+      return ifOp.getResult(0);
+    }
+
+    Value size, present;
+    if (type == FieldType::String || type == FieldType::Bytes) {
+      Value len = load(i64, offsetPtr(addr, 8));
+      size = lengthDelimitedSize(len);
+      present = isPresent(msg, field, len);
+    } else {
+      Value v = load(storageType(type), addr);
+      size = valueSize(type, v);
+      present = isPresent(msg, field, v);
+    }
+    size = b.create<arith::AddIOp>(loc, size, tagSizeV);
+    return b.create<arith::SelectOp>(loc, present, size, cst(i64, 0));
+  }
+
+  /// Sums `body(element address)` over a repeated field's elements.
+  Value sumElements(FieldOp field, Value data, Value count,
+                    function_ref<Value(Value)> body) {
+    int64_t esize = elementSize(field);
+    auto loop = b.create<scf::ForOp>(
+        loc, cst(i64, 0), count, cst(i64, 1), ValueRange{cst(i64, 0)},
+        [&](OpBuilder &, Location, Value i, ValueRange acc) {
+          Value off = b.create<arith::MulIOp>(loc, i, cst(i64, esize));
+          Value s = body(offsetPtr(data, off));
+          b.create<scf::YieldOp>(
+              loc, ValueRange{b.create<arith::AddIOp>(loc, acc[0], s)});
+        });
+    return loop.getResult(0);
+  }
+
+  Value repeatedSize(FieldOp field, Value addr, int64_t tagSize) {
+    FieldType type = field.getType();
+    Value data = load(ptrTy, addr);
+    Value count = load(i64, offsetPtr(addr, 8));
+
+    // Bytes of the values alone.
+    Value payload;
+    if (int64_t w = fixedWidth(type)) {
+      payload = b.create<arith::MulIOp>(loc, count, cst(i64, w));
+    } else if (type == FieldType::Bool) {
+      payload = count;
+    } else {
+      payload = sumElements(field, data, count, [&](Value elem) -> Value {
+        switch (type) {
+        case FieldType::String:
+        case FieldType::Bytes:
+          return lengthDelimitedSize(load(i64, offsetPtr(elem, 8)));
+        case FieldType::Message:
+        case FieldType::Group:
+          return embeddedSize(field, elem);
+        default:
+          return valueSize(type, load(storageType(type), elem));
+        }
+      });
+    }
+
+    if (field.getPacked()) {
+      int64_t packedTag = varintBytes(makeTag(field, kLen)).size();
+      Value total = b.create<arith::AddIOp>(
+          loc, lengthDelimitedSize(payload), cst(i64, packedTag));
+      Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                          count, cst(i64, 0));
+      return b.create<arith::SelectOp>(loc, any, total, cst(i64, 0));
+    }
+    Value tags = b.create<arith::MulIOp>(loc, count, cst(i64, tagSize));
+    return b.create<arith::AddIOp>(loc, tags, payload);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // pbc__T_enc: backwards, highest field number first
+  //===--------------------------------------------------------------------===//
+
+  void buildEncoder(MessageOp m) {
+    Block *entry = define(internal(m, "enc"));
+    Value msg = entry->getArgument(0);
+    Value pos = entry->getArgument(1);
+    SmallVector<FieldOp> fields(m.getFields());
+    llvm::sort(fields, [](FieldOp a, FieldOp b) {
+      return a.getNumber() > b.getNumber();
+    });
+    for (FieldOp field : fields)
+      pos = encodeField(msg, field, pos);
+    b.create<LLVM::ReturnOp>(loc, pos);
+  }
+
+  /// Emits `then(pos)` under `cond`, yielding the new position.
+  Value putIf(Value cond, Value pos, function_ref<Value(Value)> then) {
+    auto ifOp = b.create<scf::IfOp>(
+        loc, cond,
+        [&](OpBuilder &, Location) {
+          b.create<scf::YieldOp>(loc, then(pos));
+        },
+        [&](OpBuilder &, Location) { b.create<scf::YieldOp>(loc, pos); });
+    return ifOp.getResult(0);
+  }
+
+  /// Writes a sub-message held at `sub` with its tag and length (or its
+  /// start/end group tags).
+  Value putEmbedded(FieldOp field, Value sub, Value pos) {
+    std::string enc = internal(messageOf(field), "enc");
+    if (field.getType() == FieldType::Group) {
+      pos = putTag(pos, makeTag(field, kEndGroupWire));
+      pos = call(enc, {sub, pos});
+      return putTag(pos, makeTag(field, kStartGroup));
+    }
+    Value start = call(enc, {sub, pos});
+    Value len = ptrDiff(pos, start);
+    pos = b.create<wire::PutVarintOp>(loc, start, len);
+    return putTag(pos, makeTag(field, kLen));
+  }
+
+  Value putString(FieldOp field, Value addr, Value pos) {
+    Value data = load(ptrTy, addr);
+    Value len = load(i64, offsetPtr(addr, 8));
+    pos = b.create<wire::PutDataOp>(loc, pos, data, len);
+    pos = b.create<wire::PutVarintOp>(loc, pos, len);
+    return putTag(pos, makeTag(field, kLen));
+  }
+
+  Value encodeField(Value msg, FieldOp field, Value pos) {
+    Value addr = fieldAddr(msg, field);
+    FieldType type = field.getType();
+    if (field.isRepeated())
+      return encodeRepeated(field, addr, pos);
+    if (field.isMessageLike()) {
+      Value sub = load(ptrTy, addr);
+      Value present = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne,
+                                             sub, null());
+      return putIf(present, pos,
+                   [&](Value p) { return putEmbedded(field, sub, p); });
+    }
+    if (type == FieldType::String || type == FieldType::Bytes) {
+      Value len = load(i64, offsetPtr(addr, 8));
+      return putIf(isPresent(msg, field, len), pos,
+                   [&](Value p) { return putString(field, addr, p); });
+    }
+    Value v = load(storageType(type), addr);
+    return putIf(isPresent(msg, field, v), pos, [&](Value p) {
+      p = putValue(type, p, v);
+      return putTag(p, makeTag(field, naturalWireType(type)));
+    });
+  }
+
+  /// Calls `body(element address, pos)` for the elements of a repeated
+  /// field, last element first.
+  Value forEachElementBackwards(FieldOp field, Value data, Value count,
+                                Value pos,
+                                function_ref<Value(Value, Value)> body) {
+    int64_t esize = elementSize(field);
+    auto loop = b.create<scf::ForOp>(
+        loc, cst(i64, 0), count, cst(i64, 1), ValueRange{pos},
+        [&](OpBuilder &, Location, Value i, ValueRange p) {
+          Value last = b.create<arith::SubIOp>(loc, count, cst(i64, 1));
+          Value j = b.create<arith::SubIOp>(loc, last, i);
+          Value off = b.create<arith::MulIOp>(loc, j, cst(i64, esize));
+          b.create<scf::YieldOp>(loc, body(offsetPtr(data, off), p[0]));
+        });
+    return loop.getResult(0);
+  }
+
+  Value encodeRepeated(FieldOp field, Value addr, Value pos) {
+    FieldType type = field.getType();
+    Value data = load(ptrTy, addr);
+    Value count = load(i64, offsetPtr(addr, 8));
+
+    if (field.getPacked()) {
+      Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                          count, cst(i64, 0));
+      return putIf(any, pos, [&](Value end) {
+        Value start;
+        if (fixedWidth(type)) {
+          Value len = b.create<arith::MulIOp>(
+              loc, count, cst(i64, fixedWidth(type)));
+          start = b.create<wire::PutDataOp>(loc, end, data, len);
+        } else {
+          start = forEachElementBackwards(
+              field, data, count, end, [&](Value elem, Value p) {
+                return putValue(type, p, load(storageType(type), elem));
+              });
+        }
+        Value p = b.create<wire::PutVarintOp>(loc, start, ptrDiff(end, start));
+        return putTag(p, makeTag(field, kLen));
+      });
+    }
+
+    return forEachElementBackwards(
+        field, data, count, pos, [&](Value elem, Value p) -> Value {
+          switch (type) {
+          case FieldType::String:
+          case FieldType::Bytes:
+            return putString(field, elem, p);
+          case FieldType::Message:
+          case FieldType::Group:
+            return putEmbedded(field, elem, p);
+          default:
+            p = putValue(type, p, load(storageType(type), elem));
+            return putTag(p, makeTag(field, naturalWireType(type)));
+          }
+        });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // pbc__T_dec: a loop around a switch on the tag
+  //===--------------------------------------------------------------------===//
+
+  struct DecoderState {
+    Value msg, end, dec, group;
+    Block *loop;    // ^loop(%pos): read the next tag or finish
+    Block *fail;    // return null (the status is already recorded)
+    Block *ret;     // ^ret(%pos): return %pos
+    Value afterTag; // position after the tag just read
+    Value tag;
+  };
+
+  /// Continues at a new block when `p` is non-null, else jumps to fail.
+  void checkNotNull(DecoderState &s, Value p) {
+    Block *next = b.getBlock()->splitBlock(b.getInsertionPoint());
+    b.create<LLVM::CondBrOp>(loc, isNull(p), s.fail, next);
+    b.setInsertionPointToStart(next);
+  }
+
+  /// Continues at a new block when `ok`, else records `status` and fails.
+  void checkOr(DecoderState &s, Value ok, int32_t status) {
+    Block *bad = new Block();
+    Block *next = new Block();
+    b.getBlock()->getParent()->push_back(bad);
+    b.getBlock()->getParent()->push_back(next);
+    b.create<LLVM::CondBrOp>(loc, ok, next, bad);
+    b.setInsertionPointToStart(bad);
+    b.create<wire::FailOp>(loc, s.dec, b.getI32IntegerAttr(status));
+    b.create<LLVM::BrOp>(loc, ValueRange(), s.fail);
+    b.setInsertionPointToStart(next);
+  }
+
+  void continueAt(DecoderState &s, Value pos) {
+    b.create<LLVM::BrOp>(loc, ValueRange{pos}, s.loop);
+  }
+
+  Block *newBlock(Region &region) {
+    Block *block = new Block();
+    region.push_back(block);
+    return block;
+  }
+
+  void buildDecoder(MessageOp m) {
+    Block *entry = define(internal(m, "dec"));
+    Region &body = *entry->getParent();
+    DecoderState s;
+    s.msg = entry->getArgument(0);
+    s.end = entry->getArgument(2);
+    s.dec = entry->getArgument(3);
+    s.group = entry->getArgument(4);
+    s.loop = newBlock(body);
+    s.loop->addArgument(ptrTy, loc);
+    s.fail = newBlock(body);
+    s.ret = newBlock(body);
+    s.ret->addArgument(ptrTy, loc);
+    b.create<LLVM::BrOp>(loc, ValueRange{entry->getArgument(1)}, s.loop);
+
+    b.setInsertionPointToStart(s.fail);
+    b.create<LLVM::ReturnOp>(loc, null());
+    b.setInsertionPointToStart(s.ret);
+    b.create<LLVM::ReturnOp>(loc, s.ret->getArgument(0));
+
+    // ^loop: at the end of the input a message is complete; a group is not.
+    Value pos = s.loop->getArgument(0);
+    b.setInsertionPointToStart(s.loop);
+    Block *atEnd = newBlock(body);
+    Block *readTag = newBlock(body);
+    Value done = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos,
+                                        s.end);
+    b.create<LLVM::CondBrOp>(loc, done, atEnd, readTag);
+    b.setInsertionPointToStart(atEnd);
+    Value inGroup = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                            s.group, cst(i32, 0));
+    checkOr(s, inGroup, kTruncated);
+    b.create<LLVM::BrOp>(loc, ValueRange{pos}, s.ret);
+
+    b.setInsertionPointToStart(readTag);
+    auto tagOp = b.create<wire::GetTagOp>(loc, s.dec, pos, s.end);
+    s.afterTag = tagOp.getNext();
+    s.tag = tagOp.getTag();
+    checkNotNull(s, s.afterTag);
+    Block *dispatch = b.getBlock();
+
+    SmallVector<int32_t> caseTags;
+    SmallVector<Block *> caseBlocks;
+    for (FieldOp field : m.getFields()) {
+      for (auto [tag, handler] : fieldHandlers(field)) {
+        Block *block = newBlock(body);
+        b.setInsertionPointToStart(block);
+        handler(s);
+        caseTags.push_back(static_cast<int32_t>(tag));
+        caseBlocks.push_back(block);
+      }
+    }
+
+    Block *unknown = newBlock(body);
+    b.setInsertionPointToEnd(dispatch);
+    SmallVector<ValueRange> caseOperands(caseBlocks.size(), ValueRange());
+    b.create<LLVM::SwitchOp>(loc, s.tag, unknown, ValueRange(), caseTags,
+                             caseBlocks, caseOperands);
+
+    b.setInsertionPointToStart(unknown);
+    buildUnknownField(s, body);
+  }
+
+  /// An END_GROUP ends the group being decoded if the numbers match; any
+  /// other unknown field is skipped.
+  void buildUnknownField(DecoderState &s, Region &body) {
+    Block *endGroup = newBlock(body);
+    Block *skip = newBlock(body);
+    Value wt = b.create<arith::AndIOp>(loc, s.tag, cst(i32, 7));
+    Value isEnd = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, wt,
+                                          cst(i32, kEndGroupWire));
+    b.create<LLVM::CondBrOp>(loc, isEnd, endGroup, skip);
+
+    b.setInsertionPointToStart(endGroup);
+    Value number = b.create<arith::ShRUIOp>(loc, s.tag, cst(i32, 3));
+    Value matches = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                            number, s.group);
+    checkOr(s, matches, kEndGroup);
+    b.create<LLVM::BrOp>(loc, ValueRange{s.afterTag}, s.ret);
+
+    b.setInsertionPointToStart(skip);
+    Value next = b.create<wire::SkipOp>(loc, s.dec, s.afterTag, s.end, s.tag);
+    checkNotNull(s, next);
+    continueAt(s, next);
+  }
+
+  using Handler = std::function<void(DecoderState &)>;
+
+  /// The tags a field is accepted under, with the code for each: its natural
+  /// wire type, plus the other form for packable repeated fields.
+  SmallVector<std::pair<uint32_t, Handler>> fieldHandlers(FieldOp field) {
+    SmallVector<std::pair<uint32_t, Handler>> handlers;
+    FieldType type = field.getType();
+    WireType wt = naturalWireType(type);
+    switch (type) {
+    case FieldType::String:
+    case FieldType::Bytes:
+      handlers.push_back({makeTag(field, kLen),
+                          [this, field](DecoderState &s) { readString(s, field); }});
+      break;
+    case FieldType::Message:
+    case FieldType::Group:
+      handlers.push_back({makeTag(field, wt), [this, field](DecoderState &s) {
+                            readEmbedded(s, field);
+                          }});
+      break;
+    default:
+      handlers.push_back({makeTag(field, wt), [this, field](DecoderState &s) {
+                            readScalar(s, field);
+                          }});
+      if (field.isRepeated())
+        handlers.push_back({makeTag(field, kLen),
+                            [this, field](DecoderState &s) {
+                              readPacked(s, field);
+                            }});
+    }
+    return handlers;
+  }
+
+  /// Reads one scalar value at `pos` (bounded by `end`), as stored.
+  std::pair<Value, Value> getScalar(DecoderState &s, FieldType type,
+                                    Value pos, Value end) {
+    if (fixedWidth(type)) {
+      auto op = b.create<wire::GetFixedOp>(loc, ptrTy, storageType(type),
+                                           s.dec, pos, end);
+      checkNotNull(s, op.getNext());
+      return {op.getNext(), op.getValue()};
+    }
+    auto op = b.create<wire::GetVarintOp>(loc, s.dec, pos, end);
+    checkNotNull(s, op.getNext());
+    return {op.getNext(), fromVarint(type, op.getValue())};
+  }
+
+  /// For closed enums: is the value one the enum declares?
+  Value isKnownEnumValue(FieldOp field, Value v) {
+    EnumOp e = enums.lookup(field.getTypeNameAttr().getValue());
+    SmallVector<int32_t> values;
+    for (EnumValueOp ev : e.getValues())
+      values.push_back(ev.getNumber());
+    llvm::sort(values);
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    // Contiguous values: one range check.
+    if (int64_t(values.back()) - values.front() + 1 == int64_t(values.size())) {
+      Value rel = b.create<arith::SubIOp>(loc, v, cst(i32, values.front()));
+      return b.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ule, rel,
+          cst(i32, int64_t(values.back()) - values.front()));
+    }
+    Value any = cst(i1, 0);
+    for (int32_t value : values)
+      any = b.create<arith::OrIOp>(
+          loc, any,
+          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, v,
+                                  cst(i32, value)));
+    return any;
+  }
+
+  /// Continues when a closed enum value is known; unknown values are
+  /// dropped (jump to `dropTo` with `pos`), as libprotobuf moves them out of
+  /// the field.
+  void keepOnlyKnownEnum(FieldOp field, Value v, Block *dropTo, Value pos) {
+    if (!field.getClosed())
+      return;
+    Block *keep = b.getBlock()->splitBlock(b.getInsertionPoint());
+    b.create<LLVM::CondBrOp>(loc, isKnownEnumValue(field, v), keep,
+                             ValueRange(), dropTo, ValueRange{pos});
+    b.setInsertionPointToStart(keep);
+  }
+
+  /// Appends `add` uninitialized elements; returns the address of the first.
+  Value appendElements(DecoderState &s, FieldOp field, Value add) {
+    Value addr = fieldAddr(s.msg, field);
+    Value sizeAddr = offsetPtr(addr, 8);
+    Value data = load(ptrTy, addr);
+    Value size = load(i64, sizeAddr);
+    int64_t esize = elementSize(field);
+    Value grown = b.create<wire::GrowOp>(loc, s.dec, data, size, add,
+                                         b.getI64IntegerAttr(esize));
+    checkNotNull(s, grown);
+    store(grown, addr);
+    store(b.create<arith::AddIOp>(loc, size, add), sizeAddr);
+    Value off = b.create<arith::MulIOp>(loc, size, cst(i64, esize));
+    return offsetPtr(grown, off);
+  }
+
+  void storeSingular(DecoderState &s, FieldOp field, Value v) {
+    store(v, fieldAddr(s.msg, field));
+    if (field.hasPresenceBit())
+      setHasBit(s.msg, field);
+  }
+
+  void readScalar(DecoderState &s, FieldOp field) {
+    auto [next, v] = getScalar(s, field.getType(), s.afterTag, s.end);
+    keepOnlyKnownEnum(field, v, s.loop, next);
+    if (field.isRepeated())
+      store(v, appendElements(s, field, cst(i64, 1)));
+    else
+      storeSingular(s, field, v);
+    continueAt(s, next);
+  }
+
+  /// A packed run of a repeated scalar field (accepted whatever the schema
+  /// says about packing).
+  void readPacked(DecoderState &s, FieldOp field) {
+    FieldType type = field.getType();
+    auto len = b.create<wire::GetLengthOp>(loc, s.dec, s.afterTag, s.end);
+    checkNotNull(s, len.getNext());
+    Value start = len.getNext();
+    Value runEnd = offsetPtr(start, len.getLength());
+
+    if (int64_t w = fixedWidth(type)) {
+      // Fixed-width values are already in memory order (little-endian
+      // targets): one copy.
+      Value rem = b.create<arith::RemUIOp>(loc, len.getLength(), cst(i64, w));
+      checkOr(s,
+              b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
+                                      cst(i64, 0)),
+              kBadLength);
+      Value count = b.create<arith::DivUIOp>(loc, len.getLength(), cst(i64, w));
+      Value dst = appendElements(s, field, count);
+      b.create<LLVM::MemcpyOp>(loc, dst, start, len.getLength(),
+                               /*isVolatile=*/false);
+      continueAt(s, runEnd);
+      return;
+    }
+
+    Region &body = *b.getBlock()->getParent();
+    Block *element = newBlock(body);
+    element->addArgument(ptrTy, loc);
+    Block *read = newBlock(body);
+    b.create<LLVM::BrOp>(loc, ValueRange{start}, element);
+
+    b.setInsertionPointToStart(element);
+    Value pos = element->getArgument(0);
+    Value done = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos,
+                                        runEnd);
+    b.create<LLVM::CondBrOp>(loc, done, s.loop, ValueRange{runEnd}, read,
+                             ValueRange());
+
+    b.setInsertionPointToStart(read);
+    auto [next, v] = getScalar(s, type, pos, runEnd);
+    keepOnlyKnownEnum(field, v, element, next);
+    store(v, appendElements(s, field, cst(i64, 1)));
+    b.create<LLVM::BrOp>(loc, ValueRange{next}, element);
+  }
+
+  void readString(DecoderState &s, FieldOp field) {
+    auto len = b.create<wire::GetLengthOp>(loc, s.dec, s.afterTag, s.end);
+    checkNotNull(s, len.getNext());
+    Value data = len.getNext();
+    Value size = len.getLength();
+    if (field.getUtf8())
+      checkOr(s, b.create<wire::Utf8ValidOp>(loc, data, size), kInvalidUtf8);
+    Value addr = field.isRepeated() ? appendElements(s, field, cst(i64, 1))
+                                    : fieldAddr(s.msg, field);
+    store(data, addr);
+    store(size, offsetPtr(addr, 8));
+    if (field.hasPresenceBit())
+      setHasBit(s.msg, field);
+    continueAt(s, offsetPtr(data, size));
+  }
+
+  /// The sub-message a singular field points to, allocated and initialized
+  /// on first sight; a second occurrence merges into the same one.
+  Value singularSubMessage(DecoderState &s, FieldOp field) {
+    MessageOp sub = messageOf(field);
+    Value addr = fieldAddr(s.msg, field);
+    Value existing = load(ptrTy, addr);
+    Region &body = *b.getBlock()->getParent();
+    Block *allocate = newBlock(body);
+    Block *have = newBlock(body);
+    have->addArgument(ptrTy, loc);
+    b.create<LLVM::CondBrOp>(loc, isNull(existing), allocate, ValueRange(),
+                             have, ValueRange{existing});
+    b.setInsertionPointToStart(allocate);
+    Value mem = b.create<wire::AllocOp>(loc, s.dec,
+                                        b.getI64IntegerAttr(*sub.getSize()));
+    checkNotNull(s, mem);
+    call(fn(sub, "init"), mem);
+    store(mem, addr);
+    b.create<LLVM::BrOp>(loc, ValueRange{mem}, have);
+    b.setInsertionPointToStart(have);
+    return have->getArgument(0);
+  }
+
+  void readEmbedded(DecoderState &s, FieldOp field) {
+    MessageOp sub = messageOf(field);
+    bool group = field.getType() == FieldType::Group;
+    Value start = s.afterTag, end = s.end;
+    if (!group) {
+      auto len = b.create<wire::GetLengthOp>(loc, s.dec, s.afterTag, s.end);
+      checkNotNull(s, len.getNext());
+      start = len.getNext();
+      end = offsetPtr(start, len.getLength());
+    }
+    Value target;
+    if (field.isRepeated()) {
+      target = appendElements(s, field, cst(i64, 1));
+      call(fn(sub, "init"), target);
+    } else {
+      target = singularSubMessage(s, field);
+    }
+    auto push = b.create<wire::PushOp>(loc, s.dec);
+    Block *enter = b.getBlock()->splitBlock(b.getInsertionPoint());
+    b.create<LLVM::CondBrOp>(loc, push, enter, s.fail);
+    b.setInsertionPointToStart(enter);
+    Value groupNumber = cst(i32, group ? field.getNumber() : 0);
+    Value next = call(internal(sub, "dec"),
+                      {target, start, end, s.dec, groupNumber});
+    b.create<wire::PopOp>(loc, s.dec);
+    checkNotNull(s, next);
+    continueAt(s, next);
+  }
+};
+
+struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
+  using ProtoToWireBase::ProtoToWireBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (MessageOp m : module.getOps<MessageOp>())
+      if (!m.hasLayout()) {
+        m.emitOpError("has no layout; run -proto-layout first");
+        return signalPassFailure();
+      }
+    llvm::StringSet<> selected;
+    for (const std::string &f : files)
+      selected.insert(f);
+    CodecBuilder(module, selected).run();
+  }
+};
+
+} // namespace

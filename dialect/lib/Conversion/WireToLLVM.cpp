@@ -1,0 +1,394 @@
+//===- WireToLLVM.cpp - wire ops to the LLVM dialect ----------------------===//
+//
+// Hot, small cases are expanded inline: one-byte tags and varints, fixed
+// loads and stores, constant tag writes, branch-free varint sizes. Everything
+// else calls the runtime (`pbc_rt_*`), which pbc links into the module as
+// bitcode so LLVM can inline it too.
+//
+// Expects structured control flow to be lowered already: reading ops split
+// their block to branch to a slow path.
+//
+//===----------------------------------------------------------------------===//
+#include "pbc/Conversion/Passes.h"
+#include "pbc/Dialect/Wire/WireOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace pbc {
+#define GEN_PASS_DEF_WIRETOLLVM
+#include "pbc/Conversion/Passes.h.inc"
+} // namespace pbc
+
+using namespace mlir;
+using namespace pbc::wire;
+
+namespace {
+
+constexpr int32_t kStatusTruncated = 1;
+
+/// IR building shared by the patterns.
+struct Emitter {
+  ConversionPatternRewriter &rw;
+  Location loc;
+  Type ptrTy = LLVM::LLVMPointerType::get(rw.getContext());
+  Type i1 = rw.getI1Type(), i8 = rw.getI8Type(), i32 = rw.getI32Type(),
+       i64 = rw.getI64Type();
+
+  Value cst(Type t, int64_t v) {
+    return rw.create<LLVM::ConstantOp>(loc, t, rw.getIntegerAttr(t, v));
+  }
+  Value gep(Value base, Value bytes) {
+    return rw.create<LLVM::GEPOp>(loc, ptrTy, i8, base,
+                                  ArrayRef<LLVM::GEPArg>{bytes});
+  }
+  Value gep(Value base, int64_t bytes) { return gep(base, cst(i64, bytes)); }
+  Value neg(Value v) { return rw.create<LLVM::SubOp>(loc, cst(v.getType(), 0), v); }
+  Value ptrDiff(Value hi, Value lo) {
+    return rw.create<LLVM::SubOp>(loc, rw.create<LLVM::PtrToIntOp>(loc, i64, hi),
+                                  rw.create<LLVM::PtrToIntOp>(loc, i64, lo));
+  }
+
+  /// Declares a runtime function (once per module) and calls it.
+  Value callRuntime(Operation *from, StringRef name, Type result,
+                    ValueRange args) {
+    auto module = from->getParentOfType<ModuleOp>();
+    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!fn) {
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToEnd(module.getBody());
+      SmallVector<Type> argTypes(args.getTypes());
+      fn = rw.create<LLVM::LLVMFuncOp>(
+          loc, name, LLVM::LLVMFunctionType::get(result, argTypes));
+    }
+    auto call = rw.create<LLVM::CallOp>(loc, fn, args);
+    return call.getNumResults() ? call.getResult() : Value();
+  }
+
+  /// A stack slot for a runtime out-parameter, in the entry block so loops
+  /// do not grow the stack.
+  Value entryAlloca(Operation *from, Type type) {
+    OpBuilder::InsertionGuard guard(rw);
+    Block &entry = from->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
+    rw.setInsertionPointToStart(&entry);
+    return rw.create<LLVM::AllocaOp>(loc, ptrTy, type, cst(i64, 1));
+  }
+
+  /// Splits the block before `op`; the returned block receives the op's
+  /// replacement values as arguments.
+  Block *splitAt(Operation *op) {
+    Block *before = op->getBlock();
+    Block *after = rw.splitBlock(before, op->getIterator());
+    for (Type t : op->getResultTypes())
+      after->addArgument(t, loc);
+    rw.setInsertionPointToEnd(before);
+    return after;
+  }
+
+  Block *newBlockBefore(Block *next) {
+    return rw.createBlock(next->getParent(), Region::iterator(next));
+  }
+};
+
+/// ((64 - ctlz(v | 1)) * 9 + 64) / 64: the byte count of a varint without a
+/// branch or a loop.
+struct VarintSizeLowering : OpConversionPattern<VarintSizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(VarintSizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value v = adaptor.getValue();
+    if (v.getType() != e.i64)
+      v = rw.create<LLVM::ZExtOp>(e.loc, e.i64, v);
+    Value nonZero = rw.create<LLVM::OrOp>(e.loc, v, e.cst(e.i64, 1));
+    Value lz = rw.create<LLVM::CountLeadingZerosOp>(e.loc, e.i64, nonZero,
+                                                     /*is_zero_poison=*/true);
+    Value bits = rw.create<LLVM::SubOp>(e.loc, e.cst(e.i64, 64), lz);
+    Value scaled = rw.create<LLVM::AddOp>(
+        e.loc, rw.create<LLVM::MulOp>(e.loc, bits, e.cst(e.i64, 9)),
+        e.cst(e.i64, 64));
+    rw.replaceOpWithNewOp<LLVM::LShrOp>(op, scaled, e.cst(e.i64, 6));
+    return success();
+  }
+};
+
+struct ZigZagEncodeLowering : OpConversionPattern<ZigZagEncodeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ZigZagEncodeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value n = adaptor.getValue();
+    Type t = n.getType();
+    Value shl = rw.create<LLVM::ShlOp>(e.loc, n, e.cst(t, 1));
+    Value sign = rw.create<LLVM::AShrOp>(
+        e.loc, n, e.cst(t, t.getIntOrFloatBitWidth() - 1));
+    rw.replaceOpWithNewOp<LLVM::XOrOp>(op, shl, sign);
+    return success();
+  }
+};
+
+struct ZigZagDecodeLowering : OpConversionPattern<ZigZagDecodeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ZigZagDecodeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value n = adaptor.getValue();
+    Type t = n.getType();
+    Value half = rw.create<LLVM::LShrOp>(e.loc, n, e.cst(t, 1));
+    Value low = rw.create<LLVM::AndOp>(e.loc, n, e.cst(t, 1));
+    rw.replaceOpWithNewOp<LLVM::XOrOp>(op, half, e.neg(low));
+    return success();
+  }
+};
+
+/// Constant bytes become the widest little-endian integer stores that fit.
+struct PutBytesLowering : OpConversionPattern<PutBytesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutBytesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    StringRef bytes = op.getBytes();
+    Value start = e.gep(adaptor.getPos(), -int64_t(bytes.size()));
+    size_t done = 0;
+    while (done < bytes.size()) {
+      size_t width = 8;
+      while (width > bytes.size() - done)
+        width /= 2;
+      uint64_t word = 0;
+      for (size_t i = 0; i < width; ++i)
+        word |= uint64_t(uint8_t(bytes[done + i])) << (8 * i);
+      Type t = rw.getIntegerType(width * 8);
+      rw.create<LLVM::StoreOp>(e.loc, e.cst(t, word), e.gep(start, done),
+                               /*alignment=*/1);
+      done += width;
+    }
+    rw.replaceOp(op, start);
+    return success();
+  }
+};
+
+struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutVarintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    rw.replaceOp(op, e.callRuntime(op, "pbc_rt_put_varint", e.ptrTy,
+                                   {adaptor.getPos(), adaptor.getValue()}));
+    return success();
+  }
+};
+
+struct PutFixedLowering : OpConversionPattern<PutFixedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutFixedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    int64_t width = adaptor.getValue().getType().getIntOrFloatBitWidth() / 8;
+    Value start = e.gep(adaptor.getPos(), -width);
+    rw.create<LLVM::StoreOp>(e.loc, adaptor.getValue(), start,
+                             /*alignment=*/1);
+    rw.replaceOp(op, start);
+    return success();
+  }
+};
+
+struct PutDataLowering : OpConversionPattern<PutDataOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutDataOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value start = e.gep(adaptor.getPos(), e.neg(adaptor.getSize()));
+    rw.create<LLVM::MemcpyOp>(e.loc, start, adaptor.getData(),
+                              adaptor.getSize(), /*isVolatile=*/false);
+    rw.replaceOp(op, start);
+    return success();
+  }
+};
+
+/// Tags and varints: the one-byte form inline, the rest in the runtime.
+///   if (p < end && byte(p) is a complete, valid one-byte value) -> p + 1
+///   else runtime(dec, p, end, &out)
+template <typename Op>
+struct ReadVarintLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OpAdaptor = typename Op::Adaptor;
+  static constexpr bool isTag = std::is_same_v<Op, GetTagOp>;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Type valueTy = isTag ? e.i32 : e.i64;
+    Value out = e.entryAlloca(op, valueTy);
+    Value dec = adaptor.getDec(), pos = adaptor.getPos(),
+          end = adaptor.getEnd();
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *slow = e.newBlockBefore(done);
+    Block *check = e.newBlockBefore(slow);
+
+    rw.setInsertionPointToEnd(before);
+    Value inBounds =
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, pos, end);
+    rw.create<LLVM::CondBrOp>(e.loc, inBounds, check, slow);
+
+    // A one-byte tag must also have a non-zero field number (byte >= 8).
+    rw.setInsertionPointToStart(check);
+    Value byte = rw.create<LLVM::LoadOp>(e.loc, e.i8, pos);
+    int64_t lowest = isTag ? 8 : 0;
+    Value rel = rw.create<LLVM::SubOp>(e.loc, byte, e.cst(e.i8, lowest));
+    Value fits = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, rel,
+                                         e.cst(e.i8, 0x80 - lowest));
+    Value value = rw.create<LLVM::ZExtOp>(e.loc, valueTy, byte);
+    rw.create<LLVM::CondBrOp>(e.loc, fits, done,
+                              ValueRange{e.gep(pos, 1), value}, slow,
+                              ValueRange());
+
+    rw.setInsertionPointToStart(slow);
+    Value next = e.callRuntime(op, isTag ? "pbc_rt_tag" : "pbc_rt_varint",
+                               e.ptrTy, {dec, pos, end, out});
+    Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+/// Fixed-width values: one bounds check and an unaligned load.
+struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GetFixedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Type valueTy = op.getValue().getType();
+    int64_t width = valueTy.getIntOrFloatBitWidth() / 8;
+    Value dec = adaptor.getDec(), pos = adaptor.getPos();
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *truncated = e.newBlockBefore(done);
+    Block *read = e.newBlockBefore(truncated);
+
+    rw.setInsertionPointToEnd(before);
+    Value avail = e.ptrDiff(adaptor.getEnd(), pos);
+    Value enough = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sge,
+                                           avail, e.cst(e.i64, width));
+    rw.create<LLVM::CondBrOp>(e.loc, enough, read, truncated);
+
+    rw.setInsertionPointToStart(read);
+    Value v = rw.create<LLVM::LoadOp>(e.loc, valueTy, pos, /*alignment=*/1);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{e.gep(pos, width), v}, done);
+
+    rw.setInsertionPointToStart(truncated);
+    Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy,
+                               {dec, e.cst(e.i32, kStatusTruncated)});
+    Value zero = rw.create<LLVM::ZeroOp>(e.loc, valueTy);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{null, zero}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+/// A length varint, then a check that the payload fits in the input.
+struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GetLengthOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value dec = adaptor.getDec(), end = adaptor.getEnd();
+    auto varint = rw.create<GetVarintOp>(e.loc, dec, adaptor.getPos(), end);
+    Value next = varint.getNext(), len = varint.getValue();
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *truncated = e.newBlockBefore(done);
+    rw.setInsertionPointToEnd(before);
+    // A failed varint (null next) has already recorded its error; the
+    // comparison then routes to `truncated`, which keeps the first error.
+    Value avail = e.ptrDiff(end, next);
+    Value fits =
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ule, len, avail);
+    Value ok = rw.create<LLVM::AndOp>(
+        e.loc, fits,
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ne, next,
+                                rw.create<LLVM::ZeroOp>(e.loc, e.ptrTy)));
+    rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{next, len},
+                              truncated, ValueRange());
+
+    rw.setInsertionPointToStart(truncated);
+    Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy,
+                               {dec, e.cst(e.i32, kStatusTruncated)});
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{null, e.cst(e.i64, 0)}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+/// Ops that are a runtime call, operands passed through.
+template <typename Op>
+struct RuntimeCallLowering : OpConversionPattern<Op> {
+  RuntimeCallLowering(MLIRContext *ctx, StringRef callee)
+      : OpConversionPattern<Op>(ctx), callee(callee) {}
+  using OpAdaptor = typename Op::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    SmallVector<Value> args(adaptor.getOperands());
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
+        args.push_back(e.cst(i.getType(), i.getInt()));
+    Type result = op->getNumResults()
+                      ? op->getResult(0).getType()
+                      : LLVM::LLVMVoidType::get(rw.getContext());
+    Value v = e.callRuntime(op, callee, result, args);
+    if (v)
+      rw.replaceOp(op, v);
+    else
+      rw.eraseOp(op);
+    return success();
+  }
+  std::string callee;
+};
+
+struct WireToLLVMPass : pbc::impl::WireToLLVMBase<WireToLLVMPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<VarintSizeLowering, ZigZagEncodeLowering,
+                 ZigZagDecodeLowering, PutBytesLowering, PutVarintLowering,
+                 PutFixedLowering, PutDataLowering,
+                 ReadVarintLowering<GetTagOp>, ReadVarintLowering<GetVarintOp>,
+                 GetFixedLowering, GetLengthLowering>(ctx);
+    patterns.add<RuntimeCallLowering<SkipOp>>(ctx, "pbc_rt_skip");
+    patterns.add<RuntimeCallLowering<FailOp>>(ctx, "pbc_rt_fail");
+    patterns.add<RuntimeCallLowering<Utf8ValidOp>>(ctx, "pbc_rt_utf8_valid");
+    patterns.add<RuntimeCallLowering<PushOp>>(ctx, "pbc_rt_push");
+    patterns.add<RuntimeCallLowering<PopOp>>(ctx, "pbc_rt_pop");
+    patterns.add<RuntimeCallLowering<AllocOp>>(ctx, "pbc_rt_alloc");
+    patterns.add<RuntimeCallLowering<GrowOp>>(ctx, "pbc_rt_grow");
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<WireDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

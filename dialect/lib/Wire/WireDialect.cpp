@@ -1,0 +1,20 @@
+//===- WireDialect.cpp - the codec-level wire dialect ---------------------===//
+#include "pbc/Dialect/Wire/WireDialect.h"
+#include "pbc/Dialect/Wire/WireOps.h"
+
+using namespace mlir;
+using namespace pbc::wire;
+
+#include "pbc/Dialect/Wire/WireDialect.cpp.inc"
+
+void WireDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "pbc/Dialect/Wire/WireOps.cpp.inc"
+      >();
+}
+
+Operation *WireDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}

@@ -1,0 +1,111 @@
+/* pbc runtime: the types and functions that pbc-generated headers use.
+ *
+ * Plain C11, no dependencies beyond libc. Everything here is also linked into
+ * every archive `pbc compile` writes, so a program needs nothing else. */
+#ifndef PBC_PBC_H
+#define PBC_PBC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pbc_status {
+  PBC_OK = 0,
+  PBC_ERR_TRUNCATED = 1,         /* input ends inside a tag, value or group, or a length runs past it */
+  PBC_ERR_MALFORMED_VARINT = 2,  /* more than 10 bytes, or a tag over 32 bits */
+  PBC_ERR_BAD_WIRE_TYPE = 3,     /* wire type 6 or 7 */
+  PBC_ERR_BAD_FIELD_NUMBER = 4,  /* field number 0 */
+  PBC_ERR_BAD_LENGTH = 5,        /* length of 2 GiB or more, or packed run not a multiple of the element size */
+  PBC_ERR_END_GROUP = 6,         /* end-group tag without its start, or with another field number */
+  PBC_ERR_INVALID_UTF8 = 7,      /* proto3 string that is not UTF-8 */
+  PBC_ERR_DEPTH_LIMIT = 8,       /* sub-messages or groups nested deeper than the limit */
+  PBC_ERR_OUT_OF_MEMORY = 9,     /* the arena could not allocate (or hit its byte cap) */
+  PBC_ERR_MISSING_REQUIRED = 10, /* a proto2 required field is absent */
+  PBC_ERR_BUFFER_TOO_SMALL = 11, /* encode: the output buffer is smaller than encoded_size */
+  PBC_ERR_TOO_LARGE = 12         /* encode: the message is 2 GiB or more */
+} pbc_status;
+
+/* A human-readable name for a status ("ok", "truncated input", ...). */
+const char *pbc_status_str(pbc_status s);
+
+/* Views: decoded strings, bytes and repeated fields point into the input
+ * buffer or into the arena; messages a user builds point into user memory. */
+typedef struct pbc_str {
+  const char *data;
+  size_t size;
+} pbc_str;
+
+typedef struct pbc_bytes {
+  const uint8_t *data;
+  size_t size;
+} pbc_bytes;
+
+/* Generated headers check their struct layout against the compiled code. */
+#ifdef __cplusplus
+#define PBC_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define PBC_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+#define PBC_REPEATED(T) \
+  struct {              \
+    T *data;            \
+    size_t size;        \
+  }
+
+/* ---- Arena --------------------------------------------------------------
+ * A bump allocator. All memory a decode needs comes from here, and is freed
+ * at once by pbc_arena_reset/pbc_arena_destroy. */
+typedef struct pbc_arena_block pbc_arena_block;
+
+typedef struct pbc_arena {
+  uint8_t *ptr;                /* next free byte in the current block */
+  uint8_t *end;                /* end of the current block */
+  pbc_arena_block *blocks;     /* heap blocks, newest first */
+  void *initial_block;         /* caller's block, never freed */
+  size_t initial_size;
+  size_t allocated;            /* bytes taken from the heap so far */
+  size_t max_bytes;            /* heap cap; SIZE_MAX means none */
+} pbc_arena;
+
+/* `initial_block` (may be NULL) is used first and never freed. */
+void pbc_arena_init(pbc_arena *a, void *initial_block, size_t size);
+/* Caps the heap memory the arena may take (the initial block not counted). */
+void pbc_arena_set_max_bytes(pbc_arena *a, size_t max_bytes);
+/* 8-byte aligned, uninitialized; NULL when out of memory or over the cap. */
+void *pbc_arena_alloc(pbc_arena *a, size_t size);
+/* Frees all but the initial block; the arena is ready for reuse. */
+void pbc_arena_reset(pbc_arena *a);
+void pbc_arena_destroy(pbc_arena *a);
+
+/* ---- Decode options ------------------------------------------------------ */
+#define PBC_DEFAULT_MAX_DEPTH 100
+
+/* ---- Messages by name -----------------------------------------------------
+ * Every message a pbc library defines is listed here, so generic tools drive
+ * any message without knowing its C type. A library's messages are found
+ * when its object for that .proto file is linked in: reference any of its
+ * functions, or link the archive whole (-Wl,--whole-archive). */
+typedef struct pbc_message_info {
+  const char *full_name; /* "tutorial.Person" */
+  size_t struct_size;
+  void (*init)(void *m);
+  pbc_status (*decode)(void *m, const uint8_t *buf, size_t len,
+                       pbc_arena *arena);
+  size_t (*encoded_size)(const void *m);
+  pbc_status (*encode)(const void *m, uint8_t *buf, size_t cap,
+                       size_t *written);
+} pbc_message_info;
+
+/* NULL when no linked library defines `full_name`. */
+const pbc_message_info *pbc_find_message(const char *full_name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PBC_PBC_H */

@@ -1,0 +1,148 @@
+/* The arena: a bump allocator over the caller's initial block, then over
+ * heap blocks that grow geometrically. Nothing is freed one by one; reset and
+ * destroy return the heap blocks all at once. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pbc/pbc.h"
+
+enum {
+  ARENA_ALIGN = 8,
+  /* Heap blocks grow with the arena (each about as large as everything taken
+   * so far) from the first to the last size, so a decode of n bytes costs
+   * O(log n) mallocs without a huge first block for small messages. */
+  ARENA_FIRST_BLOCK = 4096,
+  ARENA_LAST_BLOCK = 1024 * 1024
+};
+
+/* The header in front of every heap block; the memory handed out follows. */
+struct pbc_arena_block {
+  pbc_arena_block *next;
+};
+
+static size_t block_header_size(void) {
+  return (sizeof(pbc_arena_block) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+/* Rounds up to the alignment; false when that would overflow. */
+static bool align_size(size_t size, size_t *out) {
+  if (size > SIZE_MAX - (ARENA_ALIGN - 1)) return false;
+  *out = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+  return true;
+}
+
+static size_t bytes_left(const pbc_arena *a) {
+  /* Integer arithmetic: ptr and end are both NULL while the arena is empty. */
+  return (size_t)((uintptr_t)a->end - (uintptr_t)a->ptr);
+}
+
+/* Makes the initial block the current one again, skipping the bytes before
+ * its first aligned address. */
+static void use_initial_block(pbc_arena *a) {
+  a->ptr = NULL;
+  a->end = NULL;
+  if (a->initial_block == NULL) return;
+  uintptr_t start = (uintptr_t)a->initial_block;
+  size_t pad = (size_t)(-start & (ARENA_ALIGN - 1));
+  if (a->initial_size <= pad) return;
+  a->ptr = (uint8_t *)a->initial_block + pad;
+  a->end = (uint8_t *)a->initial_block + a->initial_size;
+}
+
+static void free_heap_blocks(pbc_arena *a) {
+  pbc_arena_block *b = a->blocks;
+  while (b != NULL) {
+    pbc_arena_block *next = b->next;
+    free(b);
+    b = next;
+  }
+  a->blocks = NULL;
+  a->allocated = 0;
+}
+
+void pbc_arena_init(pbc_arena *a, void *initial_block, size_t size) {
+  a->blocks = NULL;
+  a->initial_block = initial_block;
+  a->initial_size = initial_block != NULL ? size : 0;
+  a->allocated = 0;
+  a->max_bytes = SIZE_MAX;
+  use_initial_block(a);
+}
+
+void pbc_arena_set_max_bytes(pbc_arena *a, size_t max_bytes) {
+  a->max_bytes = max_bytes;
+}
+
+/* Size in bytes (header included) of the next ordinary heap block. */
+static size_t next_block_size(const pbc_arena *a) {
+  size_t size = a->allocated;
+  if (size < ARENA_FIRST_BLOCK) return ARENA_FIRST_BLOCK;
+  if (size > ARENA_LAST_BLOCK) return ARENA_LAST_BLOCK;
+  return size;
+}
+
+/* Takes `size` bytes (header included) from the heap; the caller has
+ * checked the cap. */
+static pbc_arena_block *new_block(pbc_arena *a, size_t size) {
+  pbc_arena_block *b = malloc(size);
+  if (b == NULL) return NULL;
+  b->next = a->blocks;
+  a->blocks = b;
+  a->allocated += size;
+  return b;
+}
+
+/* The current block cannot hold `size` (already aligned) bytes. */
+static void *alloc_from_new_block(pbc_arena *a, size_t size) {
+  size_t header = block_header_size();
+  if (size > SIZE_MAX - header) return NULL;
+  size_t needed = header + size;
+  /* A cap lowered below what is already taken leaves no room at all. */
+  if (a->allocated > a->max_bytes) return NULL;
+  size_t room = a->max_bytes - a->allocated;
+  if (needed > room) return NULL;
+
+  size_t block_size = next_block_size(a);
+  if (needed > block_size) {
+    /* A large request gets a block of its own. The current block stays
+     * current: its free bytes still serve the small requests to come. */
+    pbc_arena_block *b = new_block(a, needed);
+    return b != NULL ? (uint8_t *)b + header : NULL;
+  }
+
+  /* Near the cap, a smaller block that still fits the request beats
+   * failing. */
+  if (block_size > room) block_size = room;
+  pbc_arena_block *b = new_block(a, block_size);
+  if (b == NULL) return NULL;
+  a->ptr = (uint8_t *)b + header + size;
+  a->end = (uint8_t *)b + block_size;
+  return (uint8_t *)b + header;
+}
+
+void *pbc_arena_alloc(pbc_arena *a, size_t size) {
+  /* Zero bytes still get a unique, non-NULL pointer: NULL means failure. */
+  if (size == 0) size = 1;
+  if (!align_size(size, &size)) return NULL;
+  if (size <= bytes_left(a)) {
+    void *p = a->ptr;
+    a->ptr += size;
+    return p;
+  }
+  return alloc_from_new_block(a, size);
+}
+
+void pbc_arena_reset(pbc_arena *a) {
+  free_heap_blocks(a);
+  use_initial_block(a);
+}
+
+void pbc_arena_destroy(pbc_arena *a) {
+  free_heap_blocks(a);
+  /* Leaves the arena empty rather than dangling: a second destroy, or an
+   * alloc after destroy, is harmless. */
+  a->initial_block = NULL;
+  a->initial_size = 0;
+  a->ptr = NULL;
+  a->end = NULL;
+}

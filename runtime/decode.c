@@ -1,0 +1,202 @@
+/* Wire-format reading shared by all generated decoders: varints, tags,
+ * skipping unknown fields, nesting depth and arena memory. The rules follow
+ * libprotobuf 3.21, so both accept and reject the same inputs. */
+#include <stdint.h>
+#include <string.h>
+
+#include "pbc_rt.h"
+
+enum {
+  WIRE_VARINT = 0,
+  WIRE_FIXED64 = 1,
+  WIRE_LEN = 2,
+  WIRE_START_GROUP = 3,
+  WIRE_END_GROUP = 4,
+  WIRE_FIXED32 = 5
+};
+
+enum {
+  MAX_VARINT_BYTES = 10,
+  MAX_TAG_BYTES = 5
+};
+
+const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s) {
+  /* The first error is the one that explains the input; later ones are
+   * usually its echoes as the decoders unwind. */
+  if (d->status == PBC_OK) d->status = s;
+  return NULL;
+}
+
+static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
+  return (size_t)(end - p);
+}
+
+const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
+                             const uint8_t *end, uint64_t *out) {
+  size_t avail = bytes_left(p, end);
+  size_t n = avail < MAX_VARINT_BYTES ? avail : MAX_VARINT_BYTES;
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t b = p[i];
+    /* In the 10th byte only the low bit fits; libprotobuf drops the rest
+     * rather than rejecting the varint, and so do we. */
+    v |= (uint64_t)(b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      *out = v;
+      return p + i + 1;
+    }
+  }
+  if (n == MAX_VARINT_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+  return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+}
+
+const uint8_t *pbc_rt_tag(pbc_decoder *d, const uint8_t *p,
+                          const uint8_t *end, uint32_t *tag) {
+  size_t avail = bytes_left(p, end);
+  size_t n = avail < MAX_TAG_BYTES ? avail : MAX_TAG_BYTES;
+  uint32_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t b = p[i];
+    if (b < 0x80) {
+      /* The 5th byte holds bits 28..31: anything above 0x0f is past 32 bits. */
+      if (i == MAX_TAG_BYTES - 1 && b > 0x0f)
+        return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+      v |= (uint32_t)b << (7 * i);
+      if ((v >> 3) == 0) return pbc_rt_fail(d, PBC_ERR_BAD_FIELD_NUMBER);
+      *tag = v;
+      return p + i + 1;
+    }
+    v |= (uint32_t)(b & 0x7f) << (7 * i);
+  }
+  if (n == MAX_TAG_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+  return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+}
+
+static const uint8_t *skip_bytes(pbc_decoder *d, const uint8_t *p,
+                                 const uint8_t *end, uint64_t n) {
+  if (n > bytes_left(p, end)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+  return p + n;
+}
+
+static const uint8_t *skip_length_delimited(pbc_decoder *d, const uint8_t *p,
+                                            const uint8_t *end) {
+  uint64_t len;
+  p = pbc_rt_varint(d, p, end, &len);
+  if (p == NULL) return NULL;
+  /* libprotobuf keeps lengths in an int: 2 GiB or more is never valid, even
+   * when that much input follows. */
+  if (len > INT32_MAX) return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
+  return skip_bytes(d, p, end, len);
+}
+
+/* Skips a group's fields up to its END_GROUP. Nested groups recurse through
+ * pbc_rt_skip, but every level takes one step of d->max_depth first, so the
+ * recursion is as deep as the depth limit at most. */
+static const uint8_t *skip_group(pbc_decoder *d, const uint8_t *p,
+                                 const uint8_t *end, uint32_t field) {
+  if (!pbc_rt_push(d)) return NULL;
+  for (;;) {
+    uint32_t tag;
+    p = pbc_rt_tag(d, p, end, &tag);
+    if (p == NULL) break;
+    if ((tag & 7) == WIRE_END_GROUP) {
+      if ((tag >> 3) != field) p = pbc_rt_fail(d, PBC_ERR_END_GROUP);
+      break;
+    }
+    p = pbc_rt_skip(d, p, end, tag);
+    if (p == NULL) break;
+  }
+  pbc_rt_pop(d);
+  return p;
+}
+
+const uint8_t *pbc_rt_skip(pbc_decoder *d, const uint8_t *p,
+                           const uint8_t *end, uint32_t tag) {
+  switch (tag & 7) {
+  case WIRE_VARINT: {
+    uint64_t ignored;
+    return pbc_rt_varint(d, p, end, &ignored);
+  }
+  case WIRE_FIXED64:
+    return skip_bytes(d, p, end, 8);
+  case WIRE_LEN:
+    return skip_length_delimited(d, p, end);
+  case WIRE_START_GROUP:
+    return skip_group(d, p, end, tag >> 3);
+  case WIRE_END_GROUP:
+    /* A matching END_GROUP is consumed by whoever opened the group, so one
+     * that reaches here has no start. */
+    return pbc_rt_fail(d, PBC_ERR_END_GROUP);
+  case WIRE_FIXED32:
+    return skip_bytes(d, p, end, 4);
+  default:
+    return pbc_rt_fail(d, PBC_ERR_BAD_WIRE_TYPE);
+  }
+}
+
+bool pbc_rt_push(pbc_decoder *d) {
+  if (d->depth >= d->max_depth) {
+    pbc_rt_fail(d, PBC_ERR_DEPTH_LIMIT);
+    return false;
+  }
+  d->depth++;
+  return true;
+}
+
+void pbc_rt_pop(pbc_decoder *d) {
+  d->depth--;
+}
+
+void *pbc_rt_alloc(pbc_decoder *d, size_t size) {
+  void *p = pbc_arena_alloc(d->arena, size);
+  if (p == NULL) pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
+  return p;
+}
+
+/* max(4, next power of two >= n), the capacity of an array of n elements;
+ * 0 when no such size_t exists. */
+static size_t capacity_for(size_t n) {
+  size_t cap = 4;
+  while (cap < n) {
+    if (cap > SIZE_MAX / 2) return 0;
+    cap *= 2;
+  }
+  return cap;
+}
+
+void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
+                  size_t elem_size) {
+  if (add > SIZE_MAX - size) {
+    pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
+    return NULL;
+  }
+  size_t needed = size + add;
+  /* An empty array may have no memory at all yet (data is NULL after init),
+   * so only a non-empty one can have room to spare. */
+  if (size > 0 && needed <= capacity_for(size)) return data;
+
+  size_t cap = capacity_for(needed);
+  if (cap == 0 || elem_size > SIZE_MAX / cap) {
+    pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
+    return NULL;
+  }
+  void *grown = pbc_rt_alloc(d, cap * elem_size);
+  if (grown == NULL) return NULL;
+  if (size > 0) memcpy(grown, data, size * elem_size);
+  return grown;
+}
+
+pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
+                         pbc_arena *arena, pbc_init_fn init,
+                         pbc_decode_fn decode) {
+  /* An empty input may come as NULL; give the decoder a real address so its
+   * pointer arithmetic never touches NULL. */
+  static const uint8_t empty[1];
+  if (buf == NULL && len == 0) buf = empty;
+  pbc_decoder d = {arena, 0, PBC_DEFAULT_MAX_DEPTH, PBC_OK};
+  init(m);
+  if (decode(m, buf, buf + len, &d, 0) != NULL) return d.status;
+  /* A decoder that fails without saying why is a bug in the generated code;
+   * still report an error, never success on input it rejected. */
+  return d.status != PBC_OK ? d.status : PBC_ERR_TRUNCATED;
+}

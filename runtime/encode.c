@@ -1,0 +1,59 @@
+/* Encoding entry point and the backward varint writer. Generated encoders
+ * write each message back to front, so a sub-message's length is known when
+ * its length prefix is written and nothing has to be moved or sized twice. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pbc_rt.h"
+
+static size_t varint_size(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
+uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
+  uint8_t *start = end - varint_size(v);
+  uint8_t *p = start;
+  while (v >= 0x80) {
+    *p++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *p = (uint8_t)v;
+  return start;
+}
+
+static void set_written(size_t *written, size_t n) {
+  if (written != NULL) *written = n;
+}
+
+pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
+                         size_t *written, pbc_size_fn size,
+                         pbc_encode_fn encode) {
+  size_t n = size(m);
+  /* libprotobuf refuses to serialize 2 GiB or more, and lengths on the wire
+   * are read back as int32, so neither side could use such a message. */
+  if (n > INT32_MAX) {
+    set_written(written, 0);
+    return PBC_ERR_TOO_LARGE;
+  }
+  if (n > cap) {
+    /* Tells the caller how big a buffer to retry with. */
+    set_written(written, n);
+    return PBC_ERR_BUFFER_TOO_SMALL;
+  }
+  /* An empty message writes nothing, and buf may be NULL when cap is 0. */
+  if (n > 0) {
+    uint8_t *start = encode(m, buf + n);
+    /* The encoder must write exactly size(m) bytes. If it started anywhere
+     * but buf, size and encode disagree: it may already have written below
+     * buf, into memory we do not own, so no error code could make the
+     * process safe to continue. */
+    if (start != buf) abort();
+  }
+  set_written(written, n);
+  return PBC_OK;
+}

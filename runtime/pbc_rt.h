@@ -1,0 +1,100 @@
+/* The runtime functions pbc-generated code calls. Not a user API.
+ *
+ * pbc links the runtime into every module it compiles as LLVM bitcode, so
+ * these small helpers inline into the generated code: keep them short and
+ * keep their signatures to pointers and integers (no structs by value), which
+ * keeps the bitcode independent of the target's calling convention. */
+#ifndef PBC_RT_H
+#define PBC_RT_H
+
+#include "pbc/pbc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Decoding state shared by all generated decoders of one decode call. */
+typedef struct pbc_decoder {
+  pbc_arena *arena;
+  uint32_t depth;     /* sub-messages and groups currently open */
+  uint32_t max_depth;
+  pbc_status status;  /* the first error, PBC_OK while none */
+} pbc_decoder;
+
+/* Generated per message T:
+ *   void T_init(T *m);
+ *   const uint8_t *pbc__T_dec(T *m, const uint8_t *p, const uint8_t *end,
+ *                             pbc_decoder *d, uint32_t group_field);
+ *     parses fields until `end` (group_field == 0) or until the END_GROUP tag
+ *     of field `group_field`; returns the position after it, NULL on error.
+ *   size_t pbc__T_size(const T *m);
+ *   uint8_t *pbc__T_enc(const T *m, uint8_t *end);
+ *     writes the encoding backwards so that it ends at `end`; returns its
+ *     first byte. The caller guarantees pbc__T_size(m) bytes of room. */
+typedef void (*pbc_init_fn)(void *m);
+typedef const uint8_t *(*pbc_decode_fn)(void *m, const uint8_t *p,
+                                        const uint8_t *end, pbc_decoder *d,
+                                        uint32_t group_field);
+typedef size_t (*pbc_size_fn)(const void *m);
+typedef uint8_t *(*pbc_encode_fn)(const void *m, uint8_t *end);
+
+/* Entry points behind T_decode and T_encode. */
+pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
+                         pbc_arena *arena, pbc_init_fn init,
+                         pbc_decode_fn decode);
+pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
+                         size_t *written, pbc_size_fn size,
+                         pbc_encode_fn encode);
+
+/* Records the first error and returns NULL, so callers can `return
+ * pbc_rt_fail(d, ...)`. */
+const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s);
+
+/* Reads a varint at p (p may equal end). Returns the position after it, or
+ * NULL with status TRUNCATED / MALFORMED_VARINT. Generated code inlines the
+ * one-byte case and calls this for the rest. */
+const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
+                             const uint8_t *end, uint64_t *out);
+
+/* Reads a tag: a varint of at most 5 bytes whose value fits 32 bits
+ * (MALFORMED_VARINT otherwise) with a non-zero field number
+ * (BAD_FIELD_NUMBER otherwise). */
+const uint8_t *pbc_rt_tag(pbc_decoder *d, const uint8_t *p,
+                          const uint8_t *end, uint32_t *tag);
+
+/* Skips the value of a field whose tag was just read (p points after it).
+ * START_GROUP skips to the matching END_GROUP, nested groups counting
+ * against the depth limit. A bare END_GROUP is END_GROUP; wire types 6 and 7
+ * are BAD_WIRE_TYPE. */
+const uint8_t *pbc_rt_skip(pbc_decoder *d, const uint8_t *p,
+                           const uint8_t *end, uint32_t tag);
+
+/* Opens a nested message or group: false (status DEPTH_LIMIT) when that
+ * would exceed max_depth. pbc_rt_pop closes it. */
+bool pbc_rt_push(pbc_decoder *d);
+void pbc_rt_pop(pbc_decoder *d);
+
+/* Arena memory for a sub-message or string copy; NULL with OUT_OF_MEMORY. */
+void *pbc_rt_alloc(pbc_decoder *d, size_t size);
+
+/* Makes room for `add` more elements in a repeated field's array of `size`
+ * elements of `elem_size` bytes. Arrays the decoder builds always have a
+ * capacity of max(4, next power of two >= size), so the capacity is implied
+ * by the size: when size + add fits, `data` comes back unchanged; otherwise a
+ * new arena array with the first `size` elements copied. NULL with
+ * OUT_OF_MEMORY (also when the byte count would overflow). */
+void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
+                  size_t elem_size);
+
+/* True when [p, p+n) is well-formed UTF-8 (no overlongs, no surrogates,
+ * nothing above U+10FFFF), the rule libprotobuf applies to proto3 strings. */
+bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
+
+/* Writes v as a varint ending at `end`; returns its first byte. */
+uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PBC_RT_H */

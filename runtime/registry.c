@@ -1,0 +1,19 @@
+/* Messages by name. Each generated object puts a pointer to its messages'
+ * pbc_message_info records into the `pbc_msgs` section; the linker gathers
+ * them from every linked object into one array bounded by the
+ * __start_/__stop_ symbols it defines for C-identifier section names. */
+#include <string.h>
+
+#include "pbc_rt.h"
+
+extern const pbc_message_info *const __start_pbc_msgs[] __attribute__((weak));
+extern const pbc_message_info *const __stop_pbc_msgs[] __attribute__((weak));
+
+const pbc_message_info *pbc_find_message(const char *full_name) {
+  for (const pbc_message_info *const *it = __start_pbc_msgs;
+       it < __stop_pbc_msgs; ++it) {
+    if (*it && strcmp((*it)->full_name, full_name) == 0)
+      return *it;
+  }
+  return NULL;
+}

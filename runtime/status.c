@@ -1,0 +1,20 @@
+#include "pbc/pbc.h"
+
+const char *pbc_status_str(pbc_status s) {
+  switch (s) {
+  case PBC_OK: return "ok";
+  case PBC_ERR_TRUNCATED: return "truncated input";
+  case PBC_ERR_MALFORMED_VARINT: return "malformed varint";
+  case PBC_ERR_BAD_WIRE_TYPE: return "bad wire type";
+  case PBC_ERR_BAD_FIELD_NUMBER: return "bad field number";
+  case PBC_ERR_BAD_LENGTH: return "bad length";
+  case PBC_ERR_END_GROUP: return "unmatched end-group tag";
+  case PBC_ERR_INVALID_UTF8: return "invalid UTF-8 in string field";
+  case PBC_ERR_DEPTH_LIMIT: return "nesting too deep";
+  case PBC_ERR_OUT_OF_MEMORY: return "out of memory";
+  case PBC_ERR_MISSING_REQUIRED: return "missing required field";
+  case PBC_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
+  case PBC_ERR_TOO_LARGE: return "message too large (2 GiB or more)";
+  }
+  return "unknown status";
+}

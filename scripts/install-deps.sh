@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs pbc's build and test dependencies from Debian 12's own archive.
+# Idempotent: apt-get skips what is already installed.
+set -euo pipefail
+packages=(
+  llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 llvm-19-tools
+  libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev
+  cmake ninja-build python3
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+$SUDO apt-get update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"

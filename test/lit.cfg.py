@@ -1,0 +1,34 @@
+# lit configuration for pbc: one suite, a folder per component.
+#   lit/<component>  compiler tests (pbc-opt / pbc + FileCheck)
+#   e2e              real `pbc compile` + link + run, compared with libprotobuf
+#   runtime          the C runtime's unit tests
+import os
+import lit.formats
+
+config.name = "pbc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".proto", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pbc_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.pbc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+bin_dir = config.pbc_tools_dir
+config.substitutions.extend([
+    ("%pbc-opt", os.path.join(bin_dir, "pbc-opt")),
+    ("%pbc", os.path.join(bin_dir, "pbc")),
+    ("%cc", config.cc),
+    ("%cxx", config.cxx),
+    ("%pbc_include", os.path.join(config.pbc_src_root, "include")),
+    ("%src_root", config.pbc_src_root),
+    ("%data", os.path.join(config.pbc_src_root, "bench", "data")),
+    ("%difftest", os.path.join(config.pbc_obj_root, "test", "e2e", "libpbc_difftest.a")),
+    ("%protobuf_libs", config.protobuf_libs),
+    ("%protobuf_include", config.protobuf_include),
+    ("%runtime_test", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test")),
+])
