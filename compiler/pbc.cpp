@@ -17,6 +17,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
@@ -304,6 +305,7 @@ void printVersion(raw_ostream &os) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::SetVersionPrinter(printVersion);
+  cl::HideUnrelatedOptions(compileCat);
   cl::HideUnrelatedOptions(compileCat, compileCmd);
   cl::ParseCommandLineOptions(
       argc, argv,

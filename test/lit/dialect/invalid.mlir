@@ -1,0 +1,163 @@
+// Every verifier rejects what protoc rejects.
+// RUN: pbc-opt %s -split-input-file -verify-diagnostics
+
+proto.message @M file "a.proto" {
+  proto.field "a" = 1 : int32 implicit
+  // expected-error@+1 {{field number 1 is already used by field "a"}}
+  proto.field "b" = 1 : int32 implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  proto.field "a" = 1 : int32 implicit
+  // expected-error@+1 {{field name "a" is already used}}
+  proto.field "a" = 2 : int32 implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{field number 19000 is in the range 19000-19999 reserved by protobuf}}
+  proto.field "a" = 19000 : int32 implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{field number 0 is out of range [1, 536870911]}}
+  proto.field "a" = 0 : int32 implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{field number 536870912 is out of range [1, 536870911]}}
+  proto.field "a" = 536870912 : int32 implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{a message field needs a type name}}
+  proto.field "a" = 1 : message optional
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{a int32 field cannot have a type name}}
+  proto.field "a" = 1 : int32<@M> implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{only repeated scalar fields can be packed}}
+  proto.field "a" = 1 : string repeated packed
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{only repeated scalar fields can be packed}}
+  proto.field "a" = 1 : int32 optional packed
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{only string fields can require UTF-8}}
+  proto.field "a" = 1 : bytes implicit utf8
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{only enum fields can be closed}}
+  proto.field "a" = 1 : int32 optional closed
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{message fields always have explicit presence}}
+  proto.field "a" = 1 : message<@M> implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{repeated and message fields cannot have a default}}
+  proto.field "a" = 1 : int32 repeated default "1"
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{fields with implicit presence cannot have a default}}
+  proto.field "a" = 1 : int32 implicit default "1"
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{type @Nope is not a known message}}
+  proto.field "a" = 1 : message<@Nope> optional
+}
+
+// -----
+
+proto.enum @E file "a.proto" {
+  proto.enum_value "Z" = 0
+}
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{type @E is not a known message}}
+  proto.field "a" = 1 : message<@E> optional
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{type @M is not a known enum}}
+  proto.field "a" = 1 : enum<@M> implicit
+}
+
+// -----
+
+proto.enum @E file "a.proto" closed {
+  proto.enum_value "A" = 1
+}
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{`closed` must match enum @E}}
+  proto.field "a" = 1 : enum<@E> optional
+}
+
+// -----
+
+// expected-error@+1 {{an enum needs at least one value}}
+proto.enum @E file "a.proto" {
+}
+
+// -----
+
+proto.enum @E file "a.proto" {
+  // expected-error@+1 {{the first value of an open (proto3) enum must be zero}}
+  proto.enum_value "A" = 1
+}
+
+// -----
+
+proto.enum @E file "a.proto" {
+  proto.enum_value "A" = 0
+  // expected-error@+1 {{enumerator "A" is already defined}}
+  proto.enum_value "A" = 1
+}
+
+// -----
+
+proto.enum @E file "a.proto" {
+  proto.enum_value "A" = 0
+  // expected-error@+1 {{value 0 is already used by "A" (set allow_alias to allow it)}}
+  proto.enum_value "B" = 0
+}

@@ -1,0 +1,47 @@
+// The proto dialect prints and parses back to the same module.
+// RUN: pbc-opt %s | pbc-opt | FileCheck %s
+
+// CHECK: proto.file "addressbook.proto" package "tutorial" proto3 imports ["google/protobuf/timestamp.proto"]
+proto.file "addressbook.proto" package "tutorial" proto3 imports ["google/protobuf/timestamp.proto"]
+
+// CHECK-LABEL: proto.message @tutorial.Person file "addressbook.proto" {
+// CHECK-NEXT: proto.field "name" = 1 : string implicit utf8
+// CHECK-NEXT: proto.field "id" = 2 : int32 implicit
+// CHECK-NEXT: proto.field "phones" = 4 : message<@tutorial.Person.PhoneNumber> repeated
+// CHECK-NEXT: proto.field "samples" = 5 : sint64 repeated packed
+// CHECK-NEXT: proto.field "ratio" = 6 : double optional
+// CHECK-NEXT: proto.field "kind" = 7 : enum<@tutorial.Kind> optional closed default "2"
+// CHECK-NEXT: proto.field "blob" = 8 : bytes optional default "\00\FF"
+// CHECK-NEXT: proto.field "req" = 9 : fixed32 required
+// CHECK-NEXT: proto.field "g" = 10 : group<@tutorial.Person.G> optional
+proto.message @tutorial.Person file "addressbook.proto" {
+  proto.field "name" = 1 : string implicit utf8
+  proto.field "id" = 2 : int32 implicit
+  proto.field "phones" = 4 : message<@tutorial.Person.PhoneNumber> repeated
+  proto.field "samples" = 5 : sint64 repeated packed
+  proto.field "ratio" = 6 : double optional
+  proto.field "kind" = 7 : enum<@tutorial.Kind> optional closed default "2"
+  proto.field "blob" = 8 : bytes optional default "\00\FF"
+  proto.field "req" = 9 : fixed32 required
+  proto.field "g" = 10 : group<@tutorial.Person.G> optional
+}
+
+// CHECK: proto.message @tutorial.Person.PhoneNumber file "addressbook.proto" {
+proto.message @tutorial.Person.PhoneNumber file "addressbook.proto" {
+  proto.field "number" = 1 : string implicit utf8
+}
+
+// CHECK: proto.message @tutorial.Person.G file "addressbook.proto" {
+// CHECK-NEXT: }
+proto.message @tutorial.Person.G file "addressbook.proto" {
+}
+
+// CHECK-LABEL: proto.enum @tutorial.Kind file "addressbook.proto" closed allow_alias {
+// CHECK-NEXT: proto.enum_value "A" = 1
+// CHECK-NEXT: proto.enum_value "B" = 2
+// CHECK-NEXT: proto.enum_value "B2" = 2
+proto.enum @tutorial.Kind file "addressbook.proto" closed allow_alias {
+  proto.enum_value "A" = 1
+  proto.enum_value "B" = 2
+  proto.enum_value "B2" = 2
+}

@@ -1,0 +1,69 @@
+// proto-layout: presence words at offset 0, then fields by decreasing
+// alignment (declaration order within one alignment), C padding rules.
+// RUN: pbc-opt %s -proto-layout | FileCheck %s
+
+// CHECK-LABEL: proto.message @M
+// CHECK-SAME: align = 8 : i64, presence_words = 1 : i64, size = 64 : i64
+proto.message @M file "a.proto" {
+  // CHECK: "flag" = 1 : bool optional {offset = 60 : i64, presence_bit = 0 : i32}
+  proto.field "flag" = 1 : bool optional
+  // CHECK: "count" = 2 : int32 implicit {offset = 56 : i64}
+  proto.field "count" = 2 : int32 implicit
+  // CHECK: "name" = 3 : string implicit {offset = 8 : i64}
+  proto.field "name" = 3 : string implicit
+  // CHECK: "big" = 4 : uint64 required {offset = 24 : i64, presence_bit = 1 : i32}
+  proto.field "big" = 4 : uint64 required
+  // Sub-messages use their pointer for presence: no bit.
+  // CHECK: "sub" = 5 : message<@M> optional {offset = 32 : i64}
+  proto.field "sub" = 5 : message<@M> optional
+  // CHECK: "list" = 6 : float repeated {offset = 40 : i64}
+  proto.field "list" = 6 : float repeated
+}
+
+// 33 presence bits need two words.
+// CHECK-LABEL: proto.message @Wide
+// CHECK-SAME: align = 4 : i64, presence_words = 2 : i64, size = 144 : i64
+proto.message @Wide file "a.proto" {
+  proto.field "f1" = 1 : int32 optional
+  proto.field "f2" = 2 : int32 optional
+  proto.field "f3" = 3 : int32 optional
+  proto.field "f4" = 4 : int32 optional
+  proto.field "f5" = 5 : int32 optional
+  proto.field "f6" = 6 : int32 optional
+  proto.field "f7" = 7 : int32 optional
+  proto.field "f8" = 8 : int32 optional
+  proto.field "f9" = 9 : int32 optional
+  proto.field "f10" = 10 : int32 optional
+  proto.field "f11" = 11 : int32 optional
+  proto.field "f12" = 12 : int32 optional
+  proto.field "f13" = 13 : int32 optional
+  proto.field "f14" = 14 : int32 optional
+  proto.field "f15" = 15 : int32 optional
+  proto.field "f16" = 16 : int32 optional
+  proto.field "f17" = 17 : int32 optional
+  proto.field "f18" = 18 : int32 optional
+  proto.field "f19" = 19 : int32 optional
+  proto.field "f20" = 20 : int32 optional
+  proto.field "f21" = 21 : int32 optional
+  proto.field "f22" = 22 : int32 optional
+  proto.field "f23" = 23 : int32 optional
+  proto.field "f24" = 24 : int32 optional
+  proto.field "f25" = 25 : int32 optional
+  proto.field "f26" = 26 : int32 optional
+  proto.field "f27" = 27 : int32 optional
+  proto.field "f28" = 28 : int32 optional
+  proto.field "f29" = 29 : int32 optional
+  proto.field "f30" = 30 : int32 optional
+  proto.field "f31" = 31 : int32 optional
+  proto.field "f32" = 32 : int32 optional
+  // CHECK: "f33" = 33 : int32 optional {offset = 136 : i64, presence_bit = 32 : i32}
+  proto.field "f33" = 33 : int32 optional
+  // CHECK: "f34" = 34 : int32 implicit {offset = 140 : i64}
+  proto.field "f34" = 34 : int32 implicit
+}
+
+// C has no empty structs: one byte.
+// CHECK-LABEL: proto.message @Empty
+// CHECK-SAME: align = 1 : i64, presence_words = 0 : i64, size = 1 : i64
+proto.message @Empty file "a.proto" {
+}

@@ -1,0 +1,103 @@
+// wire-to-llvm: each op's expansion.
+// RUN: pbc-opt %s -wire-to-llvm | FileCheck %s
+
+// Branch-free varint size: ((64 - ctlz(v | 1)) * 9 + 64) >> 6.
+// CHECK-LABEL: llvm.func @varint_size
+// CHECK: %[[OR:.*]] = llvm.or %arg0, %{{.*}} : i64
+// CHECK: %[[LZ:.*]] = "llvm.intr.ctlz"(%[[OR]]) <{is_zero_poison = true}>
+// CHECK: %[[BITS:.*]] = llvm.sub %{{.*}}, %[[LZ]]
+// CHECK: llvm.mul %[[BITS]], %{{.*}}
+// CHECK: llvm.lshr
+// CHECK-NOT: llvm.cond_br
+llvm.func @varint_size(%v: i64) -> i64 {
+  %s = wire.varint_size %v : i64
+  llvm.return %s : i64
+}
+
+// Constant bytes: 3 bytes become a 2-byte and a 1-byte store.
+// CHECK-LABEL: llvm.func @put_bytes
+// CHECK: %[[START:.*]] = llvm.getelementptr %arg0[%{{.*}}]
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i16, !llvm.ptr
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr
+// CHECK: llvm.return %[[START]]
+llvm.func @put_bytes(%p: !llvm.ptr) -> !llvm.ptr {
+  %0 = wire.put_bytes %p, "\0A\12\1A"
+  llvm.return %0 : !llvm.ptr
+}
+
+// CHECK-LABEL: llvm.func @put_fixed
+// CHECK: %[[START:.*]] = llvm.getelementptr %arg0[%{{.*}}]
+// CHECK: llvm.store %arg1, %[[START]] {alignment = 1 : i64} : f64, !llvm.ptr
+llvm.func @put_fixed(%p: !llvm.ptr, %v: f64) -> !llvm.ptr {
+  %0 = wire.put_fixed %p, %v : f64
+  llvm.return %0 : !llvm.ptr
+}
+
+// CHECK-LABEL: llvm.func @put_varint
+// CHECK: llvm.call @pbc_rt_put_varint(%arg0, %arg1)
+llvm.func @put_varint(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
+  %0 = wire.put_varint %p, %v
+  llvm.return %0 : !llvm.ptr
+}
+
+// Tags: the one-byte form (field number >= 1) inline, the rest in the runtime.
+// CHECK-LABEL: llvm.func @get_tag
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
+// CHECK: %[[INB:.*]] = llvm.icmp "ult" %arg1, %arg2
+// CHECK: llvm.cond_br %[[INB]], ^[[CHECK:bb[0-9]+]], ^[[SLOW:bb[0-9]+]]
+// CHECK: ^[[CHECK]]:
+// CHECK: %[[BYTE:.*]] = llvm.load %arg1 : !llvm.ptr -> i8
+// CHECK: %[[REL:.*]] = llvm.sub %[[BYTE]], %{{.*}} : i8
+// CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[REL]], %{{.*}} : i8
+// CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]]({{.*}}), ^[[SLOW]]
+// CHECK: ^[[SLOW]]:
+// CHECK: llvm.call @pbc_rt_tag(%arg0, %arg1, %arg2, %[[SLOT]])
+// CHECK: ^[[DONE]](%{{.*}}: !llvm.ptr, %{{.*}}: i32):
+llvm.func @get_tag(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i32 {
+  %next, %tag = wire.get_tag %d, %p, %end
+  llvm.return %tag : i32
+}
+
+// Lengths: a varint, then a check that the payload fits.
+// CHECK-LABEL: llvm.func @get_length
+// CHECK: llvm.call @pbc_rt_varint(
+// CHECK: llvm.icmp "ule"
+// CHECK: llvm.call @pbc_rt_fail(%arg0, %{{.*}})
+llvm.func @get_length(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+  %next, %len = wire.get_length %d, %p, %end
+  llvm.return %len : i64
+}
+
+// Fixed values: one bounds check, one unaligned load.
+// CHECK-LABEL: llvm.func @get_fixed
+// CHECK: llvm.icmp "sge" %{{.*}}, %{{.*}} : i64
+// CHECK: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> f32
+// CHECK: llvm.call @pbc_rt_fail(
+llvm.func @get_fixed(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
+  %next, %v = wire.get_fixed %d, %p, %end : f32
+  llvm.return %v : f32
+}
+
+// The rest are runtime calls, attributes passed as constants.
+// CHECK-LABEL: llvm.func @runtime_calls
+// CHECK: llvm.call @pbc_rt_skip(%arg0, %arg1, %arg2, %arg3)
+// CHECK: llvm.call @pbc_rt_utf8_valid(%arg1, %{{.*}})
+// CHECK: llvm.call @pbc_rt_push(%arg0)
+// CHECK: llvm.call @pbc_rt_pop(%arg0)
+// CHECK: %[[SZ:.*]] = llvm.mlir.constant(48 : i64)
+// CHECK: llvm.call @pbc_rt_alloc(%arg0, %[[SZ]])
+// CHECK: %[[ES:.*]] = llvm.mlir.constant(16 : i64)
+// CHECK: llvm.call @pbc_rt_grow(%arg0, %arg1, %{{.*}}, %{{.*}}, %[[ES]])
+// CHECK: %[[ST:.*]] = llvm.mlir.constant(7 : i32)
+// CHECK: llvm.call @pbc_rt_fail(%arg0, %[[ST]])
+llvm.func @runtime_calls(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr, %tag: i32) {
+  %0 = wire.skip %d, %p, %end, %tag
+  %n = llvm.mlir.constant(3 : i64) : i64
+  %1 = wire.utf8_valid %p, %n
+  %2 = wire.push %d
+  wire.pop %d
+  %3 = wire.alloc %d, 48
+  %4 = wire.grow %d, %p, %n, %n, 16
+  %5 = wire.fail %d, 7
+  llvm.return
+}
