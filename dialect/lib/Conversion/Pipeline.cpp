@@ -19,7 +19,7 @@ void pbc::buildLowerToLLVMPipeline(OpPassManager &pm,
                                    ArrayRef<std::string> files) {
   pm.addPass(createProtoLayout());
   ProtoToWireOptions options;
-  options.files = llvm::to_vector(files);
+  options.files = files; // copied by the pass when it is created
   pm.addPass(createProtoToWire(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertSCFToCFPass());
