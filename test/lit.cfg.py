@@ -19,12 +19,13 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "HOME", "TMPDIR"):
         config.environment[var] = os.environ[var]
 
 bin_dir = config.pbc_tools_dir
+# lit substitutes in list order: longer names that share a prefix first.
 config.substitutions.extend([
+    ("%pbc_include", os.path.join(config.pbc_src_root, "include")),
     ("%pbc-opt", os.path.join(bin_dir, "pbc-opt")),
     ("%pbc", os.path.join(bin_dir, "pbc")),
     ("%cc", config.cc),
     ("%cxx", config.cxx),
-    ("%pbc_include", os.path.join(config.pbc_src_root, "include")),
     ("%src_root", config.pbc_src_root),
     ("%data", os.path.join(config.pbc_src_root, "bench", "data")),
     ("%difftest", os.path.join(config.pbc_obj_root, "test", "e2e", "libpbc_difftest.a")),

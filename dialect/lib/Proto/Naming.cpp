@@ -33,7 +33,9 @@ std::string pbc::proto::cMemberName(StringRef fieldName) {
       "xor_eq", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex",
       "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
       "_Thread_local", "NULL", "EOF", "errno", "stdin", "stdout", "stderr",
-      "assert", "offsetof", "linux", "unix"};
+      "assert", "offsetof", "linux", "unix",
+      // Members the generated structs declare themselves.
+      "_presence", "_unused"};
   std::string name = fieldName.str();
   if (reserved.contains(name))
     name += '_';

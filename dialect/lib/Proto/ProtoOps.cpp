@@ -121,7 +121,9 @@ LogicalResult MessageOp::verifyRegions() {
 
 LogicalResult EnumOp::verifyRegions() {
   llvm::StringSet<> names;
-  llvm::DenseMap<int32_t, EnumValueOp> numbers;
+  // int64_t keys: DenseMap<int32_t> reserves INT32_MAX and INT32_MIN, which
+  // are valid enum numbers.
+  llvm::DenseMap<int64_t, EnumValueOp> numbers;
   bool first = true;
   for (Operation &op : getBody().front()) {
     auto value = dyn_cast<EnumValueOp>(op);
@@ -134,10 +136,11 @@ LogicalResult EnumOp::verifyRegions() {
     if (!names.insert(value.getName()).second)
       return value.emitOpError("enumerator \"")
              << value.getName() << "\" is already defined";
-    auto [it, fresh] = numbers.try_emplace(value.getNumber(), value);
+    int32_t number = value.getNumber();
+    auto [it, fresh] = numbers.try_emplace(number, value);
     if (!fresh && !getAllowAlias())
       return value.emitOpError("value ")
-             << value.getNumber() << " is already used by \""
+             << number << " is already used by \""
              << it->second.getName() << "\" (set allow_alias to allow it)";
   }
   if (first)

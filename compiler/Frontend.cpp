@@ -1,0 +1,566 @@
+//===- Frontend.cpp - .proto files to the proto dialect -------------------===//
+//
+// Everything about the schema comes from libprotobuf's descriptors; pbc never
+// reads .proto text itself. Path handling and diagnostics follow protoc 3.21
+// (src/google/protobuf/compiler/command_line_interface.cc) so that users see
+// the same messages they know from protoc.
+//
+//===----------------------------------------------------------------------===//
+#include "Frontend.h"
+
+#include "pbc/Dialect/Proto/ProtoDialect.h"
+#include "pbc/Dialect/Proto/ProtoOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <google/protobuf/compiler/importer.h>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/stubs/logging.h>
+
+#include <cerrno>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <tuple>
+
+#ifndef PBC_PROTOBUF_INCLUDE_DIR
+#define PBC_PROTOBUF_INCLUDE_DIR "/usr/include"
+#endif
+
+using namespace mlir;
+using namespace pbc;
+namespace gp = google::protobuf;
+using gp::compiler::DiskSourceTree;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+/// Prints libprotobuf's parse and validation errors exactly like protoc's
+/// default (GCC) error format: 1-based `file:line:col: message`, or
+/// `file: message` for errors about a whole file.
+class ErrorPrinter : public gp::compiler::MultiFileErrorCollector {
+public:
+  explicit ErrorPrinter(llvm::raw_ostream &os) : os(os) {}
+
+  void AddError(const std::string &filename, int line, int column,
+                const std::string &message) override {
+    hadErrors = true;
+    print(filename, line, column, message, /*warning=*/false);
+  }
+
+  void AddWarning(const std::string &filename, int line, int column,
+                  const std::string &message) override {
+    print(filename, line, column, message, /*warning=*/true);
+  }
+
+  bool hadErrors = false;
+
+private:
+  void print(llvm::StringRef filename, int line, int column,
+             llvm::StringRef message, bool warning) {
+    os << filename;
+    if (line != -1)
+      os << ':' << line + 1 << ':' << column + 1;
+    os << (warning ? ": warning: " : ": ") << message << '\n';
+    os.flush();
+  }
+
+  llvm::raw_ostream &os;
+};
+
+/// libprotobuf reports a few things through GOOGLE_LOG rather than the error
+/// collector (e.g. "No syntax specified"). Route them to `errs` for the
+/// duration of an import so they do not bypass pbc's diagnostics stream.
+class ScopedLogRedirect {
+public:
+  explicit ScopedLogRedirect(llvm::raw_ostream &os) {
+    current = &os;
+    previous = gp::SetLogHandler(&handle);
+  }
+  ~ScopedLogRedirect() {
+    gp::SetLogHandler(previous);
+    current = nullptr;
+  }
+
+private:
+  static void handle(gp::LogLevel level, const char *, int,
+                     const std::string &message) {
+    if (!current)
+      return;
+    *current << "pbc: "
+             << (level == gp::LOGLEVEL_INFO      ? "note"
+                 : level == gp::LOGLEVEL_WARNING ? "warning"
+                                                 : "error")
+             << ": " << message << '\n';
+    current->flush();
+  }
+
+  static inline llvm::raw_ostream *current = nullptr;
+  gp::LogHandler *previous;
+};
+
+/// One line for problems that have no source location (missing files, bad
+/// paths), in the form the driver uses for its own errors.
+void printError(llvm::raw_ostream &os, const llvm::Twine &message) {
+  os << "pbc: error: " << message << '\n';
+  os.flush();
+}
+
+//===----------------------------------------------------------------------===//
+// Source tree and inputs
+//===----------------------------------------------------------------------===//
+
+/// Maps the -I values like protoc: `DIR` maps the root, `VIRTUAL=DIR` a
+/// subtree, ':' separates several. With no -I the current directory is the
+/// root. A last, lowest-priority mapping makes the well-known types resolve
+/// from the libprotobuf installation without any -I.
+void mapIncludeDirs(DiskSourceTree &tree, const FrontendOptions &opts,
+                    llvm::raw_ostream &errs) {
+  bool mappedAny = false;
+  for (const std::string &arg : opts.includeDirs) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(arg).split(parts, ':', /*MaxSplit=*/-1,
+                               /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts) {
+      llvm::StringRef virtualPath, diskPath = part;
+      if (size_t eq = part.find('='); eq != llvm::StringRef::npos) {
+        virtualPath = part.take_front(eq);
+        diskPath = part.drop_front(eq + 1);
+        // As in protoc: the '=' may just be part of a directory name.
+        if (!llvm::sys::fs::exists(diskPath) && llvm::sys::fs::exists(part)) {
+          virtualPath = "";
+          diskPath = part;
+        }
+      }
+      if (!llvm::sys::fs::exists(diskPath)) {
+        errs << diskPath << ": warning: directory does not exist.\n";
+        errs.flush();
+      }
+      tree.MapPath(virtualPath.str(), diskPath.str());
+      mappedAny = true;
+    }
+  }
+  if (!mappedAny)
+    tree.MapPath("", ".");
+  tree.MapPath("google/protobuf",
+               std::string(PBC_PROTOBUF_INCLUDE_DIR) + "/google/protobuf");
+}
+
+/// The virtual name of input `path`, following protoc's
+/// MakeProtoProtoPathRelative: a disk file must lie under some -I dir; a
+/// name that is not a disk file may be a virtual name already.
+std::optional<std::string> resolveInput(DiskSourceTree &tree,
+                                        const std::string &path,
+                                        llvm::raw_ostream &errs) {
+  std::string diskFile;
+  if (!llvm::sys::fs::exists(path)) {
+    if (tree.VirtualFileToDiskFile(path, &diskFile))
+      return path;
+    printError(errs, path + ": No such file or directory");
+    return std::nullopt;
+  }
+
+  std::string virtualFile, shadowingFile;
+  switch (tree.DiskFileToVirtualFile(path, &virtualFile, &shadowingFile)) {
+  case DiskSourceTree::SUCCESS:
+    return virtualFile;
+  case DiskSourceTree::SHADOWED:
+    printError(errs, path + ": Input is shadowed in the --proto_path by \"" +
+                         shadowingFile +
+                         "\"; use that file as the input or reorder the "
+                         "--proto_path so that this file's directory comes "
+                         "first");
+    return std::nullopt;
+  case DiskSourceTree::CANNOT_OPEN: {
+    std::string reason = tree.GetLastErrorMessage();
+    printError(errs, path + ": " +
+                         (reason.empty() ? std::strerror(errno) : reason));
+    return std::nullopt;
+  }
+  case DiskSourceTree::NO_MAPPING:
+    if (tree.VirtualFileToDiskFile(path, &diskFile))
+      return path;
+    printError(errs, path +
+                         ": File does not reside within any path specified "
+                         "using --proto_path (or -I)");
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown DiskFileToVirtualFile result");
+}
+
+//===----------------------------------------------------------------------===//
+// Constructs pbc does not support yet
+//===----------------------------------------------------------------------===//
+
+/// Reports, protoc-style, every construct in the compilation that pbc cannot
+/// compile yet. Checks all messages of all files, imports included, since
+/// code is generated for all of them.
+class SupportChecker {
+public:
+  explicit SupportChecker(llvm::raw_ostream &os) : os(os) {}
+
+  /// Checks `file` after the files it imports, each once.
+  void checkFileAndDeps(const gp::FileDescriptor *file) {
+    if (!checked.insert(file).second)
+      return;
+    for (int i = 0; i < file->dependency_count(); ++i)
+      checkFileAndDeps(file->dependency(i));
+    check(file);
+  }
+
+  bool ok() const { return !failed; }
+
+private:
+  struct Problem {
+    int line, column;
+    std::string message;
+  };
+
+  /// Prints the problems of `file` in source order.
+  void check(const gp::FileDescriptor *file) {
+    problems.clear();
+    for (int i = 0; i < file->extension_count(); ++i)
+      refuseExtension(file->extension(i));
+    for (int i = 0; i < file->message_type_count(); ++i)
+      checkMessage(file->message_type(i));
+    llvm::stable_sort(problems, [](const Problem &a, const Problem &b) {
+      return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    for (const Problem &p : problems) {
+      os << file->name();
+      if (p.line >= 0)
+        os << ':' << p.line + 1 << ':' << p.column + 1;
+      os << ": " << p.message << '\n';
+    }
+    os.flush();
+    failed |= !problems.empty();
+  }
+
+  void checkMessage(const gp::Descriptor *msg) {
+    if (msg->options().message_set_wire_format())
+      refuse(msg, "message_set_wire_format", "message", msg->full_name());
+    for (int i = 0; i < msg->field_count(); ++i) {
+      const gp::FieldDescriptor *field = msg->field(i);
+      if (field->is_map())
+        refuse(field, "map fields", "field", field->full_name());
+    }
+    // Real oneofs come first; the synthetic ones after them stand for
+    // proto3 `optional` fields, which are supported as explicit presence.
+    for (int i = 0; i < msg->real_oneof_decl_count(); ++i)
+      refuse(msg->oneof_decl(i), "oneofs", "oneof",
+             msg->oneof_decl(i)->full_name());
+    for (int i = 0; i < msg->extension_count(); ++i)
+      refuseExtension(msg->extension(i));
+    for (int i = 0; i < msg->nested_type_count(); ++i)
+      if (!msg->nested_type(i)->options().map_entry())
+        checkMessage(msg->nested_type(i));
+  }
+
+  void refuseExtension(const gp::FieldDescriptor *ext) {
+    refuse(ext, "extensions", "extension",
+           ext->full_name() + "\" of \"" +
+               ext->containing_type()->full_name());
+  }
+
+  template <typename DescT>
+  void refuse(const DescT *desc, llvm::StringRef what, llvm::StringRef kind,
+              llvm::StringRef name) {
+    gp::SourceLocation loc;
+    bool located = desc->GetSourceLocation(&loc);
+    problems.push_back({located ? loc.start_line : -1,
+                        located ? loc.start_column : -1,
+                        ("pbc does not support " + what + " yet (" + kind +
+                         " \"" + name + "\")")
+                            .str()});
+  }
+
+  llvm::raw_ostream &os;
+  llvm::SmallPtrSet<const gp::FileDescriptor *, 16> checked;
+  std::vector<Problem> problems;
+  bool failed = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Module construction
+//===----------------------------------------------------------------------===//
+
+/// The shortest of the usual precisions that reads back to the same value,
+/// as libprotobuf's SimpleDtoa/SimpleFtoa print descriptor defaults.
+std::string formatFloating(double value, bool isFloat) {
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  if (std::isnan(value))
+    return "nan";
+  char buf[64];
+  if (isFloat) {
+    float f = static_cast<float>(value);
+    std::snprintf(buf, sizeof(buf), "%.*g", FLT_DIG, static_cast<double>(f));
+    if (std::strtof(buf, nullptr) != f)
+      std::snprintf(buf, sizeof(buf), "%.*g", FLT_DECIMAL_DIG,
+                    static_cast<double>(f));
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.*g", DBL_DIG, value);
+    if (std::strtod(buf, nullptr) != value)
+      std::snprintf(buf, sizeof(buf), "%.*g", DBL_DECIMAL_DIG, value);
+  }
+  return buf;
+}
+
+bool isProto2(const gp::FileDescriptor *file) {
+  return file->syntax() == gp::FileDescriptor::SYNTAX_PROTO2;
+}
+
+/// A field's proto2 default as the text the lowering parses, or nothing when
+/// the field's default is the type's zero value and was not written out.
+std::optional<std::string> defaultValueText(const gp::FieldDescriptor *field) {
+  if (!isProto2(field->file()) || field->is_repeated() ||
+      field->cpp_type() == gp::FieldDescriptor::CPPTYPE_MESSAGE)
+    return std::nullopt;
+  // A proto2 enum defaults to its first value, which need not be zero.
+  bool implicitEnumDefault =
+      field->cpp_type() == gp::FieldDescriptor::CPPTYPE_ENUM &&
+      field->default_value_enum()->number() != 0;
+  if (!field->has_default_value() && !implicitEnumDefault)
+    return std::nullopt;
+
+  using FD = gp::FieldDescriptor;
+  switch (field->cpp_type()) {
+  case FD::CPPTYPE_INT32:
+    return std::to_string(field->default_value_int32());
+  case FD::CPPTYPE_INT64:
+    return std::to_string(field->default_value_int64());
+  case FD::CPPTYPE_UINT32:
+    return std::to_string(field->default_value_uint32());
+  case FD::CPPTYPE_UINT64:
+    return std::to_string(field->default_value_uint64());
+  case FD::CPPTYPE_FLOAT:
+    return formatFloating(field->default_value_float(), /*isFloat=*/true);
+  case FD::CPPTYPE_DOUBLE:
+    return formatFloating(field->default_value_double(), /*isFloat=*/false);
+  case FD::CPPTYPE_BOOL:
+    return std::string(field->default_value_bool() ? "true" : "false");
+  case FD::CPPTYPE_ENUM:
+    return std::to_string(field->default_value_enum()->number());
+  case FD::CPPTYPE_STRING:
+    return field->default_value_string();
+  case FD::CPPTYPE_MESSAGE:
+    break;
+  }
+  return std::nullopt;
+}
+
+proto::Cardinality cardinalityOf(const gp::FieldDescriptor *field) {
+  if (field->is_repeated())
+    return proto::Cardinality::Repeated;
+  if (field->is_required())
+    return proto::Cardinality::Required;
+  // Singular message fields, proto2 optional and proto3 `optional`.
+  if (field->has_presence())
+    return proto::Cardinality::Optional;
+  return proto::Cardinality::Implicit;
+}
+
+/// Builds the module: files in dependency order, each followed by its enums
+/// and messages (a message, then its nested enums and messages).
+class ModuleBuilder {
+public:
+  explicit ModuleBuilder(MLIRContext &ctx)
+      : ctx(ctx), builder(&ctx),
+        module(ModuleOp::create(UnknownLoc::get(&ctx))) {
+    builder.setInsertionPointToEnd(module->getBody());
+  }
+
+  void addFileAndDeps(const gp::FileDescriptor *file) {
+    if (!visited.insert(file).second)
+      return;
+    for (int i = 0; i < file->dependency_count(); ++i)
+      addFileAndDeps(file->dependency(i));
+    addFile(file);
+  }
+
+  OwningOpRef<ModuleOp> take() { return std::move(module); }
+
+private:
+  template <typename DescT>
+  Location locOf(const DescT *desc) {
+    gp::SourceLocation loc;
+    if (!desc->GetSourceLocation(&loc))
+      return FileLineColLoc::get(&ctx, desc->file()->name(), 0, 0);
+    return FileLineColLoc::get(&ctx, desc->file()->name(),
+                               loc.start_line + 1, loc.start_column + 1);
+  }
+
+  void addFile(const gp::FileDescriptor *file) {
+    SmallVector<Attribute> imports;
+    for (int i = 0; i < file->dependency_count(); ++i)
+      imports.push_back(builder.getStringAttr(file->dependency(i)->name()));
+    builder.create<proto::FileOp>(
+        FileLineColLoc::get(&ctx, file->name(), 1, 1), file->name(),
+        file->package(),
+        isProto2(file) ? proto::Syntax::Proto2 : proto::Syntax::Proto3,
+        builder.getArrayAttr(imports));
+    for (int i = 0; i < file->enum_type_count(); ++i)
+      addEnum(file->enum_type(i));
+    for (int i = 0; i < file->message_type_count(); ++i)
+      addMessage(file->message_type(i));
+  }
+
+  void addEnum(const gp::EnumDescriptor *desc) {
+    auto op = builder.create<proto::EnumOp>(
+        locOf(desc), desc->full_name(), desc->file()->name(),
+        /*closed=*/isProto2(desc->file()), desc->options().allow_alias());
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&op.getBody().front());
+    for (int i = 0; i < desc->value_count(); ++i) {
+      const gp::EnumValueDescriptor *value = desc->value(i);
+      builder.create<proto::EnumValueOp>(
+          locOf(value), builder.getStringAttr(value->name()),
+          builder.getI32IntegerAttr(value->number()));
+    }
+  }
+
+  void addMessage(const gp::Descriptor *desc) {
+    auto op = builder.create<proto::MessageOp>(locOf(desc), desc->full_name(),
+                                               desc->file()->name());
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToEnd(&op.getBody().front());
+      for (int i = 0; i < desc->field_count(); ++i)
+        addField(desc->field(i));
+    }
+    for (int i = 0; i < desc->enum_type_count(); ++i)
+      addEnum(desc->enum_type(i));
+    for (int i = 0; i < desc->nested_type_count(); ++i)
+      addMessage(desc->nested_type(i));
+  }
+
+  void addField(const gp::FieldDescriptor *field) {
+    // proto::FieldType uses descriptor.proto's numbering.
+    std::optional<proto::FieldType> type =
+        proto::symbolizeFieldType(static_cast<uint32_t>(field->type()));
+    assert(type && "descriptor.proto field type without a proto::FieldType");
+
+    FlatSymbolRefAttr typeName;
+    bool closed = false;
+    if (field->message_type()) {
+      typeName =
+          FlatSymbolRefAttr::get(&ctx, field->message_type()->full_name());
+    } else if (field->enum_type()) {
+      typeName = FlatSymbolRefAttr::get(&ctx, field->enum_type()->full_name());
+      closed = isProto2(field->enum_type()->file());
+    }
+
+    StringAttr defaultValue;
+    if (std::optional<std::string> text = defaultValueText(field))
+      defaultValue = builder.getStringAttr(*text);
+
+    // libprotobuf 3.21 checks UTF-8 only for proto3 `string` fields.
+    bool utf8 = field->type() == gp::FieldDescriptor::TYPE_STRING &&
+                !isProto2(field->file());
+
+    builder.create<proto::FieldOp>(
+        locOf(field), builder.getStringAttr(field->name()),
+        builder.getI32IntegerAttr(field->number()),
+        proto::FieldTypeAttr::get(&ctx, *type), typeName,
+        proto::CardinalityAttr::get(&ctx, cardinalityOf(field)),
+        field->is_packed() ? builder.getUnitAttr() : nullptr,
+        utf8 ? builder.getUnitAttr() : nullptr,
+        closed ? builder.getUnitAttr() : nullptr, defaultValue,
+        /*offset=*/nullptr, /*presence_bit=*/nullptr);
+  }
+
+  MLIRContext &ctx;
+  OpBuilder builder;
+  OwningOpRef<ModuleOp> module;
+  llvm::SmallPtrSet<const gp::FileDescriptor *, 16> visited;
+};
+
+} // namespace
+
+ImportResult pbc::importProtos(MLIRContext &ctx, const FrontendOptions &opts,
+                               llvm::raw_ostream &errs) {
+  ctx.getOrLoadDialect<proto::ProtoDialect>();
+  ImportResult result;
+
+  DiskSourceTree tree;
+  mapIncludeDirs(tree, opts, errs);
+
+  llvm::StringSet<> seen;
+  for (const std::string &input : opts.inputs) {
+    std::optional<std::string> virtualName = resolveInput(tree, input, errs);
+    if (!virtualName)
+      return result;
+    if (seen.insert(*virtualName).second)
+      result.inputFiles.push_back(*virtualName);
+  }
+
+  ScopedLogRedirect logRedirect(errs);
+  ErrorPrinter printer(errs);
+  gp::compiler::Importer importer(&tree, &printer);
+  // Like protoc: warn about imports an input does not use.
+  for (const std::string &name : result.inputFiles)
+    importer.AddUnusedImportTrackFile(name);
+
+  // Like protoc, stop at the first input that fails; its errors (and those
+  // of its imports) have been printed.
+  SmallVector<const gp::FileDescriptor *> files;
+  for (const std::string &name : result.inputFiles) {
+    const gp::FileDescriptor *file = importer.Import(name);
+    if (!file || printer.hadErrors)
+      return result;
+    files.push_back(file);
+  }
+
+  // Every file of the compilation gets code, so every file must be
+  // supported. Report all problems, in dependency order, before failing.
+  SupportChecker checker(errs);
+  for (const gp::FileDescriptor *file : files)
+    checker.checkFileAndDeps(file);
+  if (!checker.ok())
+    return result;
+
+  ModuleBuilder moduleBuilder(ctx);
+  for (const gp::FileDescriptor *file : files)
+    moduleBuilder.addFileAndDeps(file);
+  OwningOpRef<ModuleOp> module = moduleBuilder.take();
+
+  // A schema libprotobuf accepted must verify; if it does not, the front end
+  // or the dialect has a bug, and the user should see where.
+  auto printLoc = [&](Location loc) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+      errs << fileLoc.getFilename().getValue() << ':' << fileLoc.getLine()
+           << ':' << fileLoc.getColumn();
+    else
+      errs << loc;
+  };
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    printLoc(diag.getLocation());
+    errs << ": pbc internal error: " << diag << '\n';
+    for (Diagnostic &note : diag.getNotes()) {
+      printLoc(note.getLocation());
+      errs << ": note: " << note << '\n';
+    }
+    errs.flush();
+    return success();
+  });
+  if (failed(verify(*module)))
+    return result;
+
+  result.module = std::move(module);
+  return result;
+}

@@ -1,0 +1,51 @@
+//===- Frontend.h - .proto files to the proto dialect -----------*- C++ -*-===//
+//
+// The front end runs libprotobuf's own compiler front end (Importer over a
+// DiskSourceTree, resolving paths exactly like protoc) and models the
+// resulting descriptors as a `proto` dialect module.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PBC_COMPILER_FRONTEND_H
+#define PBC_COMPILER_FRONTEND_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace pbc {
+
+struct FrontendOptions {
+  /// Input files, as given on the command line (disk paths, or virtual paths
+  /// under an include dir, as protoc accepts them).
+  std::vector<std::string> inputs;
+  /// -I / --proto_path values, in order. Like protoc, each may be
+  /// `DIR`, `VIRTUAL=DIR`, or several of those joined with ':'.
+  std::vector<std::string> includeDirs;
+};
+
+struct ImportResult {
+  /// The schema as a `proto` dialect module, or null after an error.
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// Virtual names of the inputs, e.g. "addressbook.proto", in command line
+  /// order, without duplicates.
+  std::vector<std::string> inputFiles;
+};
+
+/// Parses `opts.inputs` and everything they import, and builds a verified
+/// module with one `proto.file` per file and every message and enum at module
+/// level. On any error (schema error, missing file, a construct pbc does not
+/// support yet) prints protoc-style diagnostics to `errs` and returns a null
+/// module. Warnings are printed too but do not fail the import.
+ImportResult importProtos(mlir::MLIRContext &ctx, const FrontendOptions &opts,
+                          llvm::raw_ostream &errs);
+
+} // namespace pbc
+
+#endif // PBC_COMPILER_FRONTEND_H

@@ -1,0 +1,35 @@
+//===- HeaderGen.h - the C header for a compiled .proto file ----*- C++ -*-===//
+//
+// Writes `STEM.pbc.h`: plain C11 (usable from C++ unchanged) declaring the
+// message structs, enums and functions of one .proto file and of everything
+// it imports, so that the header is self-contained.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PBC_COMPILER_HEADERGEN_H
+#define PBC_COMPILER_HEADERGEN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace pbc {
+
+/// Writes the C header for `protoFile` (a virtual name with a `proto.file`
+/// in `module`). The module must have been through the layout pass: every
+/// message has `size`, `align` and `presence_words`, every field `offset`
+/// and, when it has a presence bit, `presence_bit`. Emits an error on the
+/// module and returns failure if it has not, or if `protoFile` or one of
+/// its imports is missing.
+mlir::LogicalResult emitHeader(mlir::ModuleOp module, llvm::StringRef protoFile,
+                               llvm::raw_ostream &os);
+
+/// The name of the header for `protoFile`: "dir/addressbook.proto" ->
+/// "addressbook.pbc.h" (the stem of the last path component).
+std::string headerFileName(llvm::StringRef protoFile);
+
+} // namespace pbc
+
+#endif // PBC_COMPILER_HEADERGEN_H
