@@ -113,8 +113,11 @@ const char kUsage[] = R"(
  *       Proto defaults (proto2 [default = ...] included), nothing present.
  *   pbc_status T_decode(T *m, const uint8_t *buf, size_t len,
  *                       pbc_arena *arena);
- *       Parses buf. Strings, bytes and repeated fields point into buf or
- *       into arena memory: both must outlive the message.
+ *       Parses buf. Strings and bytes point into buf, repeated fields and
+ *       sub-messages into arena memory: both must outlive the message.
+ *       Fails with PBC_ERR_MISSING_REQUIRED when T_is_initialized fails.
+ *   bool T_is_initialized(const T *m);
+ *       Every proto2 required field is set, in m and the messages it holds.
  *   size_t T_encoded_size(const T *m);
  *       The exact size of the encoding.
  *   pbc_status T_encode(const T *m, uint8_t *buf, size_t cap,
@@ -405,6 +408,8 @@ void HeaderWriter::emitFunctions(MessageOp msg) {
      << "void " << cFunctionName(full, "init") << "(" << name << " *m);\n"
      << "pbc_status " << cFunctionName(full, "decode") << "(" << name
      << " *m, const uint8_t *buf, size_t len, pbc_arena *arena);\n"
+     << "bool " << cFunctionName(full, "is_initialized") << "(const " << name
+     << " *m);\n"
      << "size_t " << cFunctionName(full, "encoded_size") << "(const " << name
      << " *m);\n"
      << "pbc_status " << cFunctionName(full, "encode") << "(const " << name

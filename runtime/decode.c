@@ -58,9 +58,7 @@ const uint8_t *pbc_rt_tag(pbc_decoder *d, const uint8_t *p,
   for (size_t i = 0; i < n; i++) {
     uint8_t b = p[i];
     if (b < 0x80) {
-      /* The 5th byte holds bits 28..31: anything above 0x0f is past 32 bits. */
-      if (i == MAX_TAG_BYTES - 1 && b > 0x0f)
-        return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+      /* Bits of a 5th byte past bit 31 are dropped, as libprotobuf does. */
       v |= (uint32_t)b << (7 * i);
       if ((v >> 3) == 0) return pbc_rt_fail(d, PBC_ERR_BAD_FIELD_NUMBER);
       *tag = v;
@@ -188,14 +186,15 @@ void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
 
 pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
                          pbc_arena *arena, pbc_init_fn init,
-                         pbc_decode_fn decode) {
+                         pbc_decode_fn decode, pbc_check_fn is_initialized) {
   /* An empty input may come as NULL; give the decoder a real address so its
    * pointer arithmetic never touches NULL. */
   static const uint8_t empty[1];
   if (buf == NULL && len == 0) buf = empty;
   pbc_decoder d = {arena, 0, PBC_DEFAULT_MAX_DEPTH, PBC_OK};
   init(m);
-  if (decode(m, buf, buf + len, &d, 0) != NULL) return d.status;
+  if (decode(m, buf, buf + len, &d, 0) != NULL)
+    return is_initialized(m) ? PBC_OK : PBC_ERR_MISSING_REQUIRED;
   /* A decoder that fails without saying why is a bug in the generated code;
    * still report an error, never success on input it rejected. */
   return d.status != PBC_OK ? d.status : PBC_ERR_TRUNCATED;

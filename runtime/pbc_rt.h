@@ -27,21 +27,27 @@ typedef struct pbc_decoder {
  *                             pbc_decoder *d, uint32_t group_field);
  *     parses fields until `end` (group_field == 0) or until the END_GROUP tag
  *     of field `group_field`; returns the position after it, NULL on error.
- *   size_t pbc__T_size(const T *m);
+ *   bool T_is_initialized(const T *m);
+ *     every proto2 required field is set, in this message and the messages
+ *     it holds.
+ *   size_t T_encoded_size(const T *m);
  *   uint8_t *pbc__T_enc(const T *m, uint8_t *end);
  *     writes the encoding backwards so that it ends at `end`; returns its
- *     first byte. The caller guarantees pbc__T_size(m) bytes of room. */
+ *     first byte. The caller guarantees T_encoded_size(m) bytes of room. */
 typedef void (*pbc_init_fn)(void *m);
+typedef bool (*pbc_check_fn)(const void *m);
 typedef const uint8_t *(*pbc_decode_fn)(void *m, const uint8_t *p,
                                         const uint8_t *end, pbc_decoder *d,
                                         uint32_t group_field);
 typedef size_t (*pbc_size_fn)(const void *m);
 typedef uint8_t *(*pbc_encode_fn)(const void *m, uint8_t *end);
 
-/* Entry points behind T_decode and T_encode. */
+/* Entry points behind T_decode and T_encode. A decode that parses
+ * returns PBC_ERR_MISSING_REQUIRED when is_initialized(m) is false, as
+ * libprotobuf's ParseFromString fails. */
 pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
                          pbc_arena *arena, pbc_init_fn init,
-                         pbc_decode_fn decode);
+                         pbc_decode_fn decode, pbc_check_fn is_initialized);
 pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
                          size_t *written, pbc_size_fn size,
                          pbc_encode_fn encode);

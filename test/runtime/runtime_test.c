@@ -152,10 +152,12 @@ static void test_tags(void) {
   const uint8_t field0_long[] = {0x80, 0x80, 0x00};
   CHECK(read_tag(field0_long, 3, &tag) == PBC_ERR_BAD_FIELD_NUMBER);
 
-  const uint8_t over32[] = {0xff, 0xff, 0xff, 0xff, 0x1f};
-  CHECK(read_tag(over32, 5, &tag) == PBC_ERR_MALFORMED_VARINT);
+  /* Like libprotobuf, bits of a 5th byte past bit 31 are dropped... */
+  const uint8_t over32[] = {0x88, 0x80, 0x80, 0x80, 0x70};
+  CHECK(read_tag(over32, 5, &tag) == PBC_OK && tag == 8);
+  /* ...so this one is field number 0. */
   const uint8_t bit32[] = {0x80, 0x80, 0x80, 0x80, 0x10};
-  CHECK(read_tag(bit32, 5, &tag) == PBC_ERR_MALFORMED_VARINT);
+  CHECK(read_tag(bit32, 5, &tag) == PBC_ERR_BAD_FIELD_NUMBER);
 
   /* Six bytes is too long even when the value would fit. */
   const uint8_t six[] = {0x88, 0x80, 0x80, 0x80, 0x80, 0x00};
@@ -847,6 +849,16 @@ static void no_init(void *m) {
   (void)m;
 }
 
+static bool always_initialized(const void *m) {
+  (void)m;
+  return true;
+}
+
+static bool never_initialized(const void *m) {
+  (void)m;
+  return false;
+}
+
 static void test_decode(void) {
   pbc_arena a;
   pbc_arena_init(&a, NULL, 0);
@@ -855,7 +867,7 @@ static void test_decode(void) {
                         0x23, 0x08, 0x01, 0x24};
   fake m = {0, {NULL, 0}, 0};
   m.id = 5;
-  CHECK(pbc_rt_decode(&m, in, sizeof in, &a, fake_init, fake_dec) == PBC_OK);
+  CHECK(pbc_rt_decode(&m, in, sizeof in, &a, fake_init, fake_dec, always_initialized) == PBC_OK);
   CHECK(m.inits == 1 && m.id == 300);
   CHECK(m.name.size == 2 && memcmp(m.name.data, "hi", 2) == 0);
   CHECK((const uint8_t *)m.name.data != in + 10); /* copied into the arena */
@@ -865,46 +877,50 @@ static void test_decode(void) {
   size_t written = 0;
   CHECK(pbc_rt_encode(&m, out, sizeof out, &written, fake_size, fake_enc) == PBC_OK);
   fake back = {0, {NULL, 0}, 0};
-  CHECK(pbc_rt_decode(&back, out, written, &a, fake_init, fake_dec) == PBC_OK);
+  CHECK(pbc_rt_decode(&back, out, written, &a, fake_init, fake_dec, always_initialized) == PBC_OK);
   CHECK(back.id == 300 && back.name.size == 2 && memcmp(back.name.data, "hi", 2) == 0);
 
   /* Init runs first even for an empty input, which may be NULL. */
   m.id = 5;
-  CHECK(pbc_rt_decode(&m, NULL, 0, &a, fake_init, fake_dec) == PBC_OK);
+  CHECK(pbc_rt_decode(&m, NULL, 0, &a, fake_init, fake_dec, always_initialized) == PBC_OK);
   CHECK(m.inits == 2 && m.id == 0);
   decode_call call;
   memset(&call, 0, sizeof call);
-  CHECK(pbc_rt_decode(&call, NULL, 0, &a, no_init, dec_record) == PBC_OK);
+  CHECK(pbc_rt_decode(&call, NULL, 0, &a, no_init, dec_record, always_initialized) == PBC_OK);
   CHECK(call.p != NULL && call.p == call.end && fresh_decoder(&call, &a));
   memset(&call, 0, sizeof call);
-  CHECK(pbc_rt_decode(&call, in, sizeof in, &a, no_init, dec_record) == PBC_OK);
+  CHECK(pbc_rt_decode(&call, in, sizeof in, &a, no_init, dec_record, always_initialized) == PBC_OK);
   CHECK(call.p == in && call.end == in + sizeof in && fresh_decoder(&call, &a));
 
+  /* A parse that succeeds still fails when a required field is missing. */
+  CHECK(pbc_rt_decode(&m, in, sizeof in, &a, fake_init, fake_dec,
+                      never_initialized) == PBC_ERR_MISSING_REQUIRED);
+
   /* Errors come back as the first status recorded. */
-  CHECK(pbc_rt_decode(&m, in, 2, &a, fake_init, fake_dec) == PBC_ERR_TRUNCATED);
+  CHECK(pbc_rt_decode(&m, in, 2, &a, fake_init, fake_dec, always_initialized) == PBC_ERR_TRUNCATED);
   const uint8_t bad_utf8[] = {0x12, 0x01, 0xff};
-  CHECK(pbc_rt_decode(&m, bad_utf8, sizeof bad_utf8, &a, fake_init, fake_dec) ==
+  CHECK(pbc_rt_decode(&m, bad_utf8, sizeof bad_utf8, &a, fake_init, fake_dec, always_initialized) ==
         PBC_ERR_INVALID_UTF8);
   const uint8_t bad_wire[] = {0x08, 0x01, 0x0f};
-  CHECK(pbc_rt_decode(&m, bad_wire, sizeof bad_wire, &a, fake_init, fake_dec) ==
+  CHECK(pbc_rt_decode(&m, bad_wire, sizeof bad_wire, &a, fake_init, fake_dec, always_initialized) ==
         PBC_ERR_BAD_WIRE_TYPE);
   const uint8_t end_group[] = {0x0c};
-  CHECK(pbc_rt_decode(&m, end_group, sizeof end_group, &a, fake_init, fake_dec) ==
+  CHECK(pbc_rt_decode(&m, end_group, sizeof end_group, &a, fake_init, fake_dec, always_initialized) ==
         PBC_ERR_END_GROUP);
   static uint8_t deep[300];
   size_t n = nested_groups(deep, 150, true);
-  CHECK(pbc_rt_decode(&m, deep, n, &a, fake_init, fake_dec) == PBC_ERR_DEPTH_LIMIT);
+  CHECK(pbc_rt_decode(&m, deep, n, &a, fake_init, fake_dec, always_initialized) == PBC_ERR_DEPTH_LIMIT);
 
   /* Out of memory for the string copy. */
   pbc_arena capped;
   pbc_arena_init(&capped, NULL, 0);
   pbc_arena_set_max_bytes(&capped, 0);
-  CHECK(pbc_rt_decode(&m, in, sizeof in, &capped, fake_init, fake_dec) ==
+  CHECK(pbc_rt_decode(&m, in, sizeof in, &capped, fake_init, fake_dec, always_initialized) ==
         PBC_ERR_OUT_OF_MEMORY);
   pbc_arena_destroy(&capped);
 
   /* A decoder that fails without a status still fails. */
-  CHECK(pbc_rt_decode(&m, in, sizeof in, &a, no_init, dec_fails_silently) != PBC_OK);
+  CHECK(pbc_rt_decode(&m, in, sizeof in, &a, no_init, dec_fails_silently, always_initialized) != PBC_OK);
 
   pbc_arena_destroy(&a);
 }

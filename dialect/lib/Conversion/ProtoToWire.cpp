@@ -125,6 +125,7 @@ public:
       if (!generates(m))
         continue;
       buildInit(m);
+      buildIsInitialized(m);
       buildSize(m);
       buildEncoder(m);
       buildDecoder(m);
@@ -369,6 +370,9 @@ private:
 
   void declareFunctions(MessageOp m) {
     declare(fn(m, "init"), voidTy, {ptrTy});
+    // C `bool`: the caller may read the whole register.
+    declare(fn(m, "is_initialized"), i1, {ptrTy})
+        .setResultAttr(0, LLVM::LLVMDialect::getZExtAttrName(), b.getUnitAttr());
     declare(fn(m, "encoded_size"), i64, {ptrTy});
     declare(internal(m, "enc"), ptrTy, {ptrTy, ptrTy});
     declare(internal(m, "dec"), ptrTy, {ptrTy, ptrTy, ptrTy, ptrTy, i32});
@@ -376,7 +380,8 @@ private:
       return;
     declare(fn(m, "decode"), i32, {ptrTy, ptrTy, i64, ptrTy});
     declare(fn(m, "encode"), i32, {ptrTy, ptrTy, i64, ptrTy});
-    declare("pbc_rt_decode", i32, {ptrTy, ptrTy, i64, ptrTy, ptrTy, ptrTy});
+    declare("pbc_rt_decode", i32,
+            {ptrTy, ptrTy, i64, ptrTy, ptrTy, ptrTy, ptrTy});
     declare("pbc_rt_encode", i32, {ptrTy, ptrTy, i64, ptrTy, ptrTy, ptrTy});
   }
 
@@ -386,9 +391,12 @@ private:
     Block *entry = define(fn(m, "decode"));
     Value init = b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "init"));
     Value dec = b.create<LLVM::AddressOfOp>(loc, ptrTy, internal(m, "dec"));
+    Value check =
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "is_initialized"));
     Value st = call("pbc_rt_decode",
                     {entry->getArgument(0), entry->getArgument(1),
-                     entry->getArgument(2), entry->getArgument(3), init, dec});
+                     entry->getArgument(2), entry->getArgument(3), init, dec,
+                     check});
     b.create<LLVM::ReturnOp>(loc, st);
 
     entry = define(fn(m, "encode"));
@@ -517,6 +525,53 @@ private:
     if (text.getAsInteger(10, v) && !text.getAsInteger(10, u))
       v = static_cast<int64_t>(u);
     store(cst(t, v), addr);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // T_is_initialized: proto2 required fields, through the whole tree
+  //===--------------------------------------------------------------------===//
+
+  void buildIsInitialized(MessageOp m) {
+    Block *entry = define(fn(m, "is_initialized"));
+    Value msg = entry->getArgument(0);
+    Value ok = cst(i1, 1);
+    for (FieldOp field : m.getFields()) {
+      if (field.getCardinality() == Cardinality::Required && !field.isMessageLike())
+        ok = b.create<arith::AndIOp>(loc, ok, hasBit(msg, field));
+      if (field.isMessageLike())
+        ok = b.create<arith::AndIOp>(loc, ok, subMessagesInitialized(msg, field));
+    }
+    b.create<LLVM::ReturnOp>(loc, ok);
+  }
+
+  Value subMessagesInitialized(Value msg, FieldOp field) {
+    std::string check = fn(messageOf(field), "is_initialized");
+    Value addr = fieldAddr(msg, field);
+    if (field.isRepeated()) {
+      Value data = load(ptrTy, addr);
+      Value count = load(i64, offsetPtr(addr, 8));
+      int64_t esize = elementSize(field);
+      auto loop = b.create<scf::ForOp>(
+          loc, cst(i64, 0), count, cst(i64, 1), ValueRange{cst(i1, 1)},
+          [&](OpBuilder &, Location, Value i, ValueRange acc) {
+            Value off = b.create<arith::MulIOp>(loc, i, cst(i64, esize));
+            Value ok = call(check, offsetPtr(data, off));
+            b.create<scf::YieldOp>(
+                loc, ValueRange{b.create<arith::AndIOp>(loc, acc[0], ok)});
+          });
+      return loop.getResult(0);
+    }
+    Value sub = load(ptrTy, addr);
+    bool required = field.getCardinality() == Cardinality::Required;
+    auto ifOp = b.create<scf::IfOp>(
+        loc, isNull(sub),
+        [&](OpBuilder &, Location) {
+          b.create<scf::YieldOp>(loc, cst(i1, required ? 0 : 1));
+        },
+        [&](OpBuilder &, Location) {
+          b.create<scf::YieldOp>(loc, call(check, sub));
+        });
+    return ifOp.getResult(0);
   }
 
   //===--------------------------------------------------------------------===//
