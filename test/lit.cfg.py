@@ -31,5 +31,6 @@ config.substitutions.extend([
     ("%difftest", os.path.join(config.pbc_obj_root, "test", "e2e", "libpbc_difftest.a")),
     ("%protobuf_libs", config.protobuf_libs),
     ("%protobuf_include", config.protobuf_include),
+    ("%runtime_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test_asan")),
     ("%runtime_test", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test")),
 ])
