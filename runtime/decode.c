@@ -184,18 +184,39 @@ void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
   return grown;
 }
 
-pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
-                         pbc_arena *arena, pbc_init_fn init,
-                         pbc_decode_fn decode, pbc_check_fn is_initialized) {
+pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
+                              pbc_arena *arena, pbc_init_fn init,
+                              pbc_decode_fn decode,
+                              pbc_check_fn is_initialized,
+                              const pbc_decode_options *options) {
   /* An empty input may come as NULL; give the decoder a real address so its
    * pointer arithmetic never touches NULL. */
   static const uint8_t empty[1];
   if (buf == NULL && len == 0) buf = empty;
-  pbc_decoder d = {arena, 0, PBC_DEFAULT_MAX_DEPTH, PBC_OK};
+  uint32_t max_depth = PBC_DEFAULT_MAX_DEPTH;
+  if (options && options->max_depth) max_depth = options->max_depth;
+  pbc_decoder d = {arena, 0, max_depth, PBC_OK, buf, buf + len};
   init(m);
-  if (decode(m, buf, buf + len, &d, 0) != NULL)
+  if (decode(m, buf, buf + len, &d, 0) != NULL) {
+    if (options && options->allow_missing_required) return PBC_OK;
     return is_initialized(m) ? PBC_OK : PBC_ERR_MISSING_REQUIRED;
+  }
   /* A decoder that fails without saying why is a bug in the generated code;
    * still report an error, never success on input it rejected. */
   return d.status != PBC_OK ? d.status : PBC_ERR_TRUNCATED;
+}
+
+pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
+                         pbc_arena *arena, pbc_init_fn init,
+                         pbc_decode_fn decode, pbc_check_fn is_initialized) {
+  return pbc_rt_decode_with(m, buf, len, arena, init, decode, is_initialized,
+                            NULL);
+}
+
+pbc_status pbc_decode(const pbc_message_info *info, void *m,
+                      const uint8_t *buf, size_t len, pbc_arena *arena,
+                      const pbc_decode_options *options) {
+  return pbc_rt_decode_with(m, buf, len, arena, info->init,
+                            (pbc_decode_fn)info->internal_decoder,
+                            info->is_initialized, options);
 }

@@ -19,6 +19,7 @@ typedef struct pbc_decoder {
   uint32_t depth;     /* sub-messages and groups currently open */
   uint32_t max_depth;
   pbc_status status;  /* the first error, PBC_OK while none */
+  const uint8_t *input_begin, *input_end; /* the whole input */
 } pbc_decoder;
 
 /* Generated per message T:
@@ -44,10 +45,15 @@ typedef uint8_t *(*pbc_encode_fn)(const void *m, uint8_t *end);
 
 /* Entry points behind T_decode and T_encode. A decode that parses
  * returns PBC_ERR_MISSING_REQUIRED when is_initialized(m) is false, as
- * libprotobuf's ParseFromString fails. */
+ * libprotobuf's ParseFromString fails (unless the options allow it). */
 pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
                          pbc_arena *arena, pbc_init_fn init,
                          pbc_decode_fn decode, pbc_check_fn is_initialized);
+pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
+                              pbc_arena *arena, pbc_init_fn init,
+                              pbc_decode_fn decode,
+                              pbc_check_fn is_initialized,
+                              const pbc_decode_options *options);
 pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
                          size_t *written, pbc_size_fn size,
                          pbc_encode_fn encode);
@@ -95,6 +101,18 @@ void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
 /* True when [p, p+n) is well-formed UTF-8 (no overlongs, no surrogates,
  * nothing above U+10FFFF), the rule libprotobuf applies to proto3 strings. */
 bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
+
+/* Appends the raw field [start, end) to the unknown fields `unknown`:
+ * still a view of the input while contiguous with it, else an arena copy
+ * (grown like repeated fields). False (OUT_OF_MEMORY) when out of memory. */
+bool pbc_rt_keep_unknown(pbc_decoder *d, pbc_bytes *unknown,
+                         const uint8_t *start, const uint8_t *end);
+/* Appends field `number` with varint `value` to the unknown fields. */
+bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
+                                uint32_t number, uint64_t value);
+
+bool pbc_rt_bytes_equal(const uint8_t *a, size_t a_size, const uint8_t *b,
+                        size_t b_size);
 
 /* Writes v as a varint ending at `end`; returns its first byte. */
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);

@@ -85,6 +85,11 @@ void pbc_arena_destroy(pbc_arena *a);
 /* ---- Decode options ------------------------------------------------------ */
 #define PBC_DEFAULT_MAX_DEPTH 100
 
+typedef struct pbc_decode_options {
+  uint32_t max_depth;          /* nesting limit; 0 means PBC_DEFAULT_MAX_DEPTH */
+  bool allow_missing_required; /* skip the proto2 required-field check */
+} pbc_decode_options;
+
 /* ---- Messages by name -----------------------------------------------------
  * Every message a pbc library defines is listed here, so generic tools drive
  * any message without knowing its C type. A library's messages are found
@@ -99,10 +104,19 @@ typedef struct pbc_message_info {
   size_t (*encoded_size)(const void *m);
   pbc_status (*encode)(const void *m, uint8_t *buf, size_t cap,
                        size_t *written);
+  bool (*is_initialized)(const void *m);
+  const void *internal_decoder; /* for pbc_decode; not a user API */
 } pbc_message_info;
 
-/* NULL when no linked library defines `full_name`. */
+/* NULL when no linked library defines `full_name`. Each message T's record
+ * is also declared in its header as `T_info`. */
 const pbc_message_info *pbc_find_message(const char *full_name);
+
+/* T_decode with options (depth limit, required-field check); `options` may
+ * be NULL for the defaults. */
+pbc_status pbc_decode(const pbc_message_info *info, void *m,
+                      const uint8_t *buf, size_t len, pbc_arena *arena,
+                      const pbc_decode_options *options);
 
 #ifdef __cplusplus
 }

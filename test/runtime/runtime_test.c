@@ -23,7 +23,7 @@ static void check(bool ok, const char *what, const char *file, int line) {
 
 /* A decoder over a fresh heap-only arena. */
 static pbc_decoder new_decoder(pbc_arena *a) {
-  pbc_decoder d = {a, 0, PBC_DEFAULT_MAX_DEPTH, PBC_OK};
+  pbc_decoder d = {a, 0, PBC_DEFAULT_MAX_DEPTH, PBC_OK, NULL, NULL};
   return d;
 }
 

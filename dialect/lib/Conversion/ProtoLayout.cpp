@@ -10,6 +10,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
+
 namespace pbc {
 #define GEN_PASS_DEF_PROTOLAYOUT
 #include "pbc/Conversion/Passes.h.inc"
@@ -57,36 +59,74 @@ MemberShape shapeOf(FieldOp field) {
 }
 
 /// Explicit presence needs a bit, except for sub-messages whose pointer
-/// already says whether they are there.
+/// already says whether they are there, oneof members (the case says it) and
+/// map entry fields (always written).
 bool needsPresenceBit(FieldOp field) {
   Cardinality c = field.getCardinality();
   return (c == Cardinality::Optional || c == Cardinality::Required) &&
-         !field.isMessageLike();
+         !field.isMessageLike() && !field.getOneof() &&
+         !field.getParentMessage().getMapEntry();
 }
+
+/// One struct member: a field, a oneof's union or case, or the unknown
+/// fields. `place` records the offset it gets.
+struct Slot {
+  MemberShape shape;
+  std::function<void(int64_t)> place;
+};
 
 void layOut(MessageOp message) {
   Builder b(message.getContext());
-  SmallVector<FieldOp> fields(message.getFields());
+  auto offsetAttr = [&](int64_t v) { return b.getI64IntegerAttr(v); };
 
   int32_t bits = 0;
-  for (FieldOp field : fields)
+  for (FieldOp field : message.getFields())
     if (needsPresenceBit(field))
       field.setPresenceBitAttr(b.getI32IntegerAttr(bits++));
     else
       field.removePresenceBitAttr();
   int64_t words = llvm::divideCeil(bits, 32);
 
-  llvm::stable_sort(fields, [](FieldOp a, FieldOp b) {
-    return shapeOf(a).align > shapeOf(b).align;
+  SmallVector<Slot> slots;
+  for (Operation &op : message.getBody().front()) {
+    if (auto field = dyn_cast<FieldOp>(op)) {
+      slots.push_back({shapeOf(field), [field, offsetAttr](int64_t off) mutable {
+                         field.setOffsetAttr(offsetAttr(off));
+                       }});
+      continue;
+    }
+    auto oneof = cast<OneofOp>(op);
+    MemberShape shape{0, 1};
+    for (FieldOp field : oneof.getFields()) {
+      MemberShape member = shapeOf(field);
+      shape.size = std::max(shape.size, member.size);
+      shape.align = std::max(shape.align, member.align);
+    }
+    slots.push_back({shape, [oneof, offsetAttr](int64_t off) mutable {
+                       for (FieldOp field : oneof.getFields())
+                         field.setOffsetAttr(offsetAttr(off));
+                     }});
+    slots.push_back({{4, 4}, [oneof, offsetAttr](int64_t off) mutable {
+                       oneof.setCaseOffsetAttr(offsetAttr(off));
+                     }});
+  }
+  if (message.keepsUnknownFields())
+    slots.push_back({{16, 8}, [message, offsetAttr](int64_t off) mutable {
+                       message.setUnknownOffsetAttr(offsetAttr(off));
+                     }});
+  else
+    message.removeUnknownOffsetAttr();
+
+  llvm::stable_sort(slots, [](const Slot &a, const Slot &b) {
+    return a.shape.align > b.shape.align;
   });
   int64_t offset = words * 4;
   int64_t align = words ? 4 : 1;
-  for (FieldOp field : fields) {
-    MemberShape shape = shapeOf(field);
-    offset = llvm::alignTo(offset, shape.align);
-    field.setOffsetAttr(b.getI64IntegerAttr(offset));
-    offset += shape.size;
-    align = std::max(align, shape.align);
+  for (Slot &slot : slots) {
+    offset = llvm::alignTo(offset, slot.shape.align);
+    slot.place(offset);
+    offset += slot.shape.size;
+    align = std::max(align, slot.shape.align);
   }
   // C has no empty structs: an empty message gets one char member.
   int64_t size = std::max<int64_t>(llvm::alignTo(offset, align), 1);

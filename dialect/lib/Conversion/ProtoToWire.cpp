@@ -279,6 +279,33 @@ private:
     store(b.create<arith::OrIOp>(loc, word, presenceMask(field)), addr);
   }
 
+  /// A oneof's case: the field number of the member set, 0 for none.
+  Value oneofCaseAddr(Value msg, FieldOp field) {
+    return offsetPtr(msg, *field.getOneof().getCaseOffset());
+  }
+  Value isOneofCase(Value msg, FieldOp field) {
+    Value c = load(i32, oneofCaseAddr(msg, field));
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, c,
+                                   cst(i32, field.getNumber()));
+  }
+
+  /// Records that a singular field was decoded: its presence bit, or its
+  /// oneof's case.
+  void markPresent(Value msg, FieldOp field) {
+    if (field.getOneof())
+      store(cst(i32, field.getNumber()), oneofCaseAddr(msg, field));
+    else if (field.hasPresenceBit())
+      setHasBit(msg, field);
+  }
+
+  bool inMapEntry(FieldOp field) {
+    return field.getParentMessage().getMapEntry();
+  }
+
+  Value unknownAddr(Value msg, MessageOp m) {
+    return offsetPtr(msg, *m.getUnknownOffset());
+  }
+
   //===--------------------------------------------------------------------===//
   // Scalars on the wire
   //===--------------------------------------------------------------------===//
@@ -422,24 +449,28 @@ private:
   /// The pbc_message_info record of a message and its entry in the
   /// `pbc_msgs` section, which pbc_find_message walks.
   Attribute buildInfo(MessageOp m) {
-    std::string base = internal(m, "info");
-    stringGlobal(base + "_name", m.getSymName());
+    std::string base = fn(m, "info");
+    stringGlobal(internal(m, "name"), m.getSymName());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(module.getBody());
     auto infoTy = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), {ptrTy, i64, ptrTy, ptrTy, ptrTy, ptrTy});
+        b.getContext(),
+        {ptrTy, i64, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy});
+    // weak_odr like the functions: libraries sharing an import don't clash.
     auto info = b.create<LLVM::GlobalOp>(loc, infoTy, /*isConstant=*/true,
-                                         LLVM::Linkage::Internal, base,
+                                         LLVM::Linkage::WeakODR, base,
                                          Attribute());
     b.setInsertionPointToStart(&info.getInitializerRegion().emplaceBlock());
     Value rec = b.create<LLVM::UndefOp>(loc, infoTy);
     Value fields[] = {
-        b.create<LLVM::AddressOfOp>(loc, ptrTy, base + "_name"),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, internal(m, "name")),
         b.create<LLVM::ConstantOp>(loc, i64, *m.getSize()),
         b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "init")),
         b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "decode")),
         b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encoded_size")),
-        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encode"))};
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encode")),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "is_initialized")),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, internal(m, "dec"))};
     for (auto [i, v] : llvm::enumerate(fields))
       rec = b.create<LLVM::InsertValueOp>(loc, rec, v, i);
     b.create<LLVM::ReturnOp>(loc, rec);
@@ -450,13 +481,13 @@ private:
     b.setInsertionPointToEnd(module.getBody());
     auto entry = b.create<LLVM::GlobalOp>(loc, ptrTy, /*isConstant=*/false,
                                           LLVM::Linkage::Internal,
-                                          base + "_entry", Attribute(),
+                                          internal(m, "entry"), Attribute(),
                                           /*alignment=*/8);
     entry.setSectionAttr(b.getStringAttr("pbc_msgs"));
     b.setInsertionPointToStart(&entry.getInitializerRegion().emplaceBlock());
     b.create<LLVM::ReturnOp>(loc,
                              b.create<LLVM::AddressOfOp>(loc, ptrTy, base));
-    return FlatSymbolRefAttr::get(b.getContext(), base + "_entry");
+    return FlatSymbolRefAttr::get(b.getContext(), internal(m, "entry"));
   }
 
   /// Keeps the section entries alive: nothing references them by name.
@@ -564,12 +595,12 @@ private:
     Value sub = load(ptrTy, addr);
     bool required = field.getCardinality() == Cardinality::Required;
     auto ifOp = b.create<scf::IfOp>(
-        loc, isNull(sub),
-        [&](OpBuilder &, Location) {
-          b.create<scf::YieldOp>(loc, cst(i1, required ? 0 : 1));
-        },
+        loc, isMessagePresent(msg, field, sub),
         [&](OpBuilder &, Location) {
           b.create<scf::YieldOp>(loc, call(check, sub));
+        },
+        [&](OpBuilder &, Location) {
+          b.create<scf::YieldOp>(loc, cst(i1, required ? 0 : 1));
         });
     return ifOp.getResult(0);
   }
@@ -582,16 +613,34 @@ private:
     Block *entry = define(fn(m, "encoded_size"));
     Value msg = entry->getArgument(0);
     Value total = cst(i64, 0);
+    if (m.keepsUnknownFields())
+      total = load(i64, offsetPtr(unknownAddr(msg, m), 8));
     for (FieldOp field : m.getFields())
       total = b.create<arith::AddIOp>(loc, total, fieldSize(msg, field));
     b.create<LLVM::ReturnOp>(loc, total);
   }
 
-  /// Whether a singular non-message field is written.
+  /// Whether a singular non-message field is written: its oneof case is
+  /// this field, its presence bit is set, it is in a map entry (always
+  /// written), or (implicit presence) it is not zero.
   Value isPresent(Value msg, FieldOp field, Value value) {
+    if (field.getOneof())
+      return isOneofCase(msg, field);
     if (field.hasPresenceBit())
       return hasBit(msg, field);
+    if (inMapEntry(field))
+      return cst(i1, 1);
     return isNonZero(value);
+  }
+
+  /// Whether a singular sub-message is written: it is there and, in a
+  /// oneof, the case says so.
+  Value isMessagePresent(Value msg, FieldOp field, Value sub) {
+    Value there =
+        b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, sub, null());
+    if (!field.getOneof())
+      return there;
+    return b.create<arith::AndIOp>(loc, there, isOneofCase(msg, field));
   }
 
   Value lengthDelimitedSize(Value len) {
@@ -620,15 +669,17 @@ private:
 
     if (field.isMessageLike()) {
       Value sub = load(ptrTy, addr);
+      // A map entry always writes its value: an empty message when unset.
+      int64_t absent = inMapEntry(field) ? emptyEmbeddedBytes(field).size() : 0;
       auto ifOp = b.create<scf::IfOp>(
-          loc, isNull(sub),
-          [&](OpBuilder &, Location) {
-            b.create<scf::YieldOp>(loc, cst(i64, 0));
-          },
+          loc, isMessagePresent(msg, field, sub),
           [&](OpBuilder &, Location) {
             Value s = embeddedSize(field, sub);
             b.create<scf::YieldOp>(
                 loc, ValueRange{b.create<arith::AddIOp>(loc, s, tagSizeV)});
+          },
+          [&](OpBuilder &, Location) {
+            b.create<scf::YieldOp>(loc, cst(i64, absent));
           });
       return ifOp.getResult(0);
     }
@@ -708,6 +759,12 @@ private:
     Block *entry = define(internal(m, "enc"));
     Value msg = entry->getArgument(0);
     Value pos = entry->getArgument(1);
+    // Unknown fields come last in the output: written first.
+    if (m.keepsUnknownFields()) {
+      Value unknown = unknownAddr(msg, m);
+      pos = b.create<wire::PutDataOp>(loc, pos, load(ptrTy, unknown),
+                                      load(i64, offsetPtr(unknown, 8)));
+    }
     SmallVector<FieldOp> fields(m.getFields());
     llvm::sort(fields, [](FieldOp a, FieldOp b) {
       return a.getNumber() > b.getNumber();
@@ -726,6 +783,15 @@ private:
         },
         [&](OpBuilder &, Location) { b.create<scf::YieldOp>(loc, pos); });
     return ifOp.getResult(0);
+  }
+
+  /// The encoding of an empty sub-message: tag and zero length, or the
+  /// start and end group tags.
+  std::string emptyEmbeddedBytes(FieldOp field) {
+    if (field.getType() == FieldType::Group)
+      return varintBytes(makeTag(field, kStartGroup)) +
+             varintBytes(makeTag(field, kEndGroupWire));
+    return varintBytes(makeTag(field, kLen)) + std::string(1, '\0');
   }
 
   /// Writes a sub-message held at `sub` with its tag and length (or its
@@ -758,10 +824,20 @@ private:
       return encodeRepeated(field, addr, pos);
     if (field.isMessageLike()) {
       Value sub = load(ptrTy, addr);
-      Value present = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne,
-                                             sub, null());
-      return putIf(present, pos,
-                   [&](Value p) { return putEmbedded(field, sub, p); });
+      auto ifOp = b.create<scf::IfOp>(
+          loc, isMessagePresent(msg, field, sub),
+          [&](OpBuilder &, Location) {
+            b.create<scf::YieldOp>(loc, putEmbedded(field, sub, pos));
+          },
+          [&](OpBuilder &, Location) {
+            // A map entry always writes its value: empty when unset.
+            Value p = pos;
+            if (inMapEntry(field))
+              p = b.create<wire::PutBytesOp>(
+                  loc, pos, b.getStringAttr(emptyEmbeddedBytes(field)));
+            b.create<scf::YieldOp>(loc, p);
+          });
+      return ifOp.getResult(0);
     }
     if (type == FieldType::String || type == FieldType::Bytes) {
       Value len = load(i64, offsetPtr(addr, 8));
@@ -838,7 +914,9 @@ private:
   //===--------------------------------------------------------------------===//
 
   struct DecoderState {
+    MessageOp message;
     Value msg, end, dec, group;
+    Value tagStart; // position of the tag just read
     Block *loop;    // ^loop(%pos): read the next tag or finish
     Block *fail;    // return null (the status is already recorded)
     Block *ret;     // ^ret(%pos): return %pos
@@ -880,6 +958,7 @@ private:
     Block *entry = define(internal(m, "dec"));
     Region &body = *entry->getParent();
     DecoderState s;
+    s.message = m;
     s.msg = entry->getArgument(0);
     s.end = entry->getArgument(2);
     s.dec = entry->getArgument(3);
@@ -911,6 +990,7 @@ private:
     b.create<LLVM::BrOp>(loc, ValueRange{pos}, s.ret);
 
     b.setInsertionPointToStart(readTag);
+    s.tagStart = pos;
     auto tagOp = b.create<wire::GetTagOp>(loc, s.dec, pos, s.end);
     s.afterTag = tagOp.getNext();
     s.tag = tagOp.getTag();
@@ -959,7 +1039,19 @@ private:
     b.setInsertionPointToStart(skip);
     Value next = b.create<wire::SkipOp>(loc, s.dec, s.afterTag, s.end, s.tag);
     checkNotNull(s, next);
+    keepUnknown(s, next);
     continueAt(s, next);
+  }
+
+  /// Keeps the field just read, [tagStart, next), as an unknown field.
+  void keepUnknown(DecoderState &s, Value next) {
+    if (!s.message.keepsUnknownFields())
+      return;
+    Value ok = b.create<wire::KeepUnknownOp>(
+        loc, s.dec, unknownAddr(s.msg, s.message), s.tagStart, next);
+    Block *cont = b.getBlock()->splitBlock(b.getInsertionPoint());
+    b.create<LLVM::CondBrOp>(loc, ok, cont, s.fail);
+    b.setInsertionPointToStart(cont);
   }
 
   using Handler = std::function<void(DecoderState &)>;
@@ -1033,15 +1125,31 @@ private:
     return any;
   }
 
-  /// Continues when a closed enum value is known; unknown values are
-  /// dropped (jump to `dropTo` with `pos`), as libprotobuf moves them out of
-  /// the field.
-  void keepOnlyKnownEnum(FieldOp field, Value v, Block *dropTo, Value pos) {
+  /// Continues when a closed enum value is known. An unknown value goes to
+  /// the unknown fields instead, as libprotobuf does: the record just read
+  /// as it is (`raw`), or, for a value out of a packed run, re-encoded as a
+  /// record of its own. Then control goes to `next` with `pos`.
+  void keepOnlyKnownEnum(DecoderState &s, FieldOp field, Value v, bool raw,
+                         Block *next, Value pos) {
     if (!field.getClosed())
       return;
     Block *keep = b.getBlock()->splitBlock(b.getInsertionPoint());
-    b.create<LLVM::CondBrOp>(loc, isKnownEnumValue(field, v), keep,
-                             ValueRange(), dropTo, ValueRange{pos});
+    Region &body = *keep->getParent();
+    Block *unknown = newBlock(body);
+    b.create<LLVM::CondBrOp>(loc, isKnownEnumValue(field, v), keep, unknown);
+    b.setInsertionPointToStart(unknown);
+    if (raw) {
+      keepUnknown(s, pos);
+    } else if (s.message.keepsUnknownFields()) {
+      Value wide = b.create<arith::ExtSIOp>(loc, i64, v);
+      Value ok = b.create<wire::KeepUnknownVarintOp>(
+          loc, s.dec, unknownAddr(s.msg, s.message),
+          b.getI32IntegerAttr(field.getNumber()), wide);
+      Block *cont = b.getBlock()->splitBlock(b.getInsertionPoint());
+      b.create<LLVM::CondBrOp>(loc, ok, cont, s.fail);
+      b.setInsertionPointToStart(cont);
+    }
+    b.create<LLVM::BrOp>(loc, ValueRange{pos}, next);
     b.setInsertionPointToStart(keep);
   }
 
@@ -1063,13 +1171,12 @@ private:
 
   void storeSingular(DecoderState &s, FieldOp field, Value v) {
     store(v, fieldAddr(s.msg, field));
-    if (field.hasPresenceBit())
-      setHasBit(s.msg, field);
+    markPresent(s.msg, field);
   }
 
   void readScalar(DecoderState &s, FieldOp field) {
     auto [next, v] = getScalar(s, field.getType(), s.afterTag, s.end);
-    keepOnlyKnownEnum(field, v, s.loop, next);
+    keepOnlyKnownEnum(s, field, v, /*raw=*/true, s.loop, next);
     if (field.isRepeated())
       store(v, appendElements(s, field, cst(i64, 1)));
     else
@@ -1117,7 +1224,7 @@ private:
 
     b.setInsertionPointToStart(read);
     auto [next, v] = getScalar(s, type, pos, runEnd);
-    keepOnlyKnownEnum(field, v, element, next);
+    keepOnlyKnownEnum(s, field, v, /*raw=*/false, element, next);
     store(v, appendElements(s, field, cst(i64, 1)));
     b.create<LLVM::BrOp>(loc, ValueRange{next}, element);
   }
@@ -1133,8 +1240,8 @@ private:
                                     : fieldAddr(s.msg, field);
     store(data, addr);
     store(size, offsetPtr(addr, 8));
-    if (field.hasPresenceBit())
-      setHasBit(s.msg, field);
+    if (!field.isRepeated())
+      markPresent(s.msg, field);
     continueAt(s, offsetPtr(data, size));
   }
 
@@ -1144,6 +1251,10 @@ private:
     MessageOp sub = messageOf(field);
     Value addr = fieldAddr(s.msg, field);
     Value existing = load(ptrTy, addr);
+    // A oneof's union may hold another member: merge only into this one.
+    if (field.getOneof())
+      existing = b.create<arith::SelectOp>(loc, isOneofCase(s.msg, field),
+                                           existing, null());
     Region &body = *b.getBlock()->getParent();
     Block *allocate = newBlock(body);
     Block *have = newBlock(body);
@@ -1158,6 +1269,7 @@ private:
     store(mem, addr);
     b.create<LLVM::BrOp>(loc, ValueRange{mem}, have);
     b.setInsertionPointToStart(have);
+    markPresent(s.msg, field);
     return have->getArgument(0);
   }
 
@@ -1187,7 +1299,59 @@ private:
                       {target, start, end, s.dec, groupNumber});
     b.create<wire::PopOp>(loc, s.dec);
     checkNotNull(s, next);
+    if (field.isRepeated() && sub.getMapEntry())
+      replaceDuplicateKey(s, field, sub);
     continueAt(s, next);
+  }
+
+  /// A map entry whose key is already in the map replaces that entry's value
+  /// (the last one wins, as libprotobuf's map does) and is dropped.
+  void replaceDuplicateKey(DecoderState &s, FieldOp field, MessageOp entry) {
+    FieldOp key = entry.getFields().front();
+    int64_t esize = elementSize(field);
+    Value addr = fieldAddr(s.msg, field);
+    Value sizeAddr = offsetPtr(addr, 8);
+    Value data = load(ptrTy, addr);
+    Value last = b.create<arith::SubIOp>(loc, load(i64, sizeAddr), cst(i64, 1));
+    Value added = offsetPtr(data, b.create<arith::MulIOp>(loc, last, cst(i64, esize)));
+    Value addedKey = fieldAddr(added, key);
+
+    Region &body = *b.getBlock()->getParent();
+    Block *search = newBlock(body);
+    search->addArgument(i64, loc);
+    Block *compare = newBlock(body);
+    Block *replace = newBlock(body);
+    Block *done = newBlock(body);
+    b.create<LLVM::BrOp>(loc, ValueRange{cst(i64, 0)}, search);
+
+    b.setInsertionPointToStart(search);
+    Value i = search->getArgument(0);
+    Value more = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, i, last);
+    b.create<LLVM::CondBrOp>(loc, more, compare, done);
+
+    b.setInsertionPointToStart(compare);
+    Value elem = offsetPtr(data, b.create<arith::MulIOp>(loc, i, cst(i64, esize)));
+    Value same = keysEqual(key, fieldAddr(elem, key), addedKey);
+    Value nextI = b.create<arith::AddIOp>(loc, i, cst(i64, 1));
+    b.create<LLVM::CondBrOp>(loc, same, replace, ValueRange(), search,
+                             ValueRange{nextI});
+
+    b.setInsertionPointToStart(replace);
+    b.create<LLVM::MemcpyOp>(loc, elem, added, cst(i64, esize),
+                             /*isVolatile=*/false);
+    store(last, sizeAddr);
+    b.create<LLVM::BrOp>(loc, ValueRange(), done);
+    b.setInsertionPointToStart(done);
+  }
+
+  Value keysEqual(FieldOp key, Value a, Value b2) {
+    if (key.getType() == FieldType::String)
+      return b.create<wire::BytesEqualOp>(
+          loc, load(ptrTy, a), load(i64, offsetPtr(a, 8)), load(ptrTy, b2),
+          load(i64, offsetPtr(b2, 8)));
+    Type t = storageType(key.getType());
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, load(t, a),
+                                   load(t, b2));
   }
 };
 

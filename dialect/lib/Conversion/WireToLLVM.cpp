@@ -381,6 +381,10 @@ struct WireToLLVMPass : pbc::impl::WireToLLVMBase<WireToLLVMPass> {
     patterns.add<RuntimeCallLowering<PopOp>>(ctx, "pbc_rt_pop");
     patterns.add<RuntimeCallLowering<AllocOp>>(ctx, "pbc_rt_alloc");
     patterns.add<RuntimeCallLowering<GrowOp>>(ctx, "pbc_rt_grow");
+    patterns.add<RuntimeCallLowering<KeepUnknownOp>>(ctx, "pbc_rt_keep_unknown");
+    patterns.add<RuntimeCallLowering<KeepUnknownVarintOp>>(
+        ctx, "pbc_rt_keep_unknown_varint");
+    patterns.add<RuntimeCallLowering<BytesEqualOp>>(ctx, "pbc_rt_bytes_equal");
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<WireDialect>();

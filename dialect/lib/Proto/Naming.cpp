@@ -35,7 +35,7 @@ std::string pbc::proto::cMemberName(StringRef fieldName) {
       "_Thread_local", "NULL", "EOF", "errno", "stdin", "stdout", "stderr",
       "assert", "offsetof", "linux", "unix",
       // Members the generated structs declare themselves.
-      "_presence", "_unused"};
+      "_presence", "_unused", "_unknown"};
   std::string name = fieldName.str();
   if (reserved.contains(name))
     name += '_';

@@ -96,13 +96,24 @@ LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &symbols) {
 // MessageOp
 //===----------------------------------------------------------------------===//
 
+SmallVector<FieldOp> MessageOp::getFields() {
+  SmallVector<FieldOp> fields;
+  for (Operation &op : getBody().front()) {
+    if (auto field = dyn_cast<FieldOp>(op))
+      fields.push_back(field);
+    else if (auto oneof = dyn_cast<OneofOp>(op))
+      llvm::append_range(fields, oneof.getFields());
+  }
+  return fields;
+}
+
 LogicalResult MessageOp::verifyRegions() {
   llvm::DenseMap<int32_t, FieldOp> numbers;
   llvm::StringSet<> names;
-  for (Operation &op : getBody().front()) {
-    auto field = dyn_cast<FieldOp>(op);
-    if (!field)
+  for (Operation &op : getBody().front())
+    if (!isa<FieldOp, OneofOp>(op))
       return op.emitOpError("is not allowed in a message");
+  for (FieldOp field : getFields()) {
     auto [it, fresh] = numbers.try_emplace(field.getNumber(), field);
     if (!fresh)
       return field.emitOpError("field number ")
@@ -112,6 +123,37 @@ LogicalResult MessageOp::verifyRegions() {
       return field.emitOpError("field name \"")
              << field.getName() << "\" is already used";
   }
+  if (getMapEntry()) {
+    SmallVector<FieldOp> fields = getFields();
+    if (fields.size() != 2 || fields[0].getNumber() != 1 ||
+        fields[1].getNumber() != 2 || fields[0].isRepeated() ||
+        fields[1].isRepeated() || fields[0].isMessageLike() ||
+        fields[0].getType() == FieldType::Float ||
+        fields[0].getType() == FieldType::Double ||
+        fields[0].getType() == FieldType::Bytes ||
+        fields[0].getType() == FieldType::Enum)
+      return emitOpError("a map entry has a scalar or string key = 1 and a "
+                         "singular value = 2");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OneofOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OneofOp::verifyRegions() {
+  bool empty = true;
+  for (Operation &op : getBody().front()) {
+    auto field = dyn_cast<FieldOp>(op);
+    if (!field)
+      return op.emitOpError("is not allowed in a oneof");
+    if (field.getCardinality() != Cardinality::Optional)
+      return field.emitOpError("a oneof member is a singular optional field");
+    empty = false;
+  }
+  if (empty)
+    return emitOpError("a oneof needs at least one field");
   return success();
 }
 
@@ -151,3 +193,5 @@ LogicalResult EnumOp::verifyRegions() {
 MessageOp FieldOp::getParentMessage() {
   return (*this)->getParentOfType<MessageOp>();
 }
+
+OneofOp FieldOp::getOneof() { return dyn_cast<OneofOp>((*this)->getParentOp()); }

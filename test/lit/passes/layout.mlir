@@ -1,13 +1,14 @@
-// proto-layout: presence words at offset 0, then fields by decreasing
-// alignment (declaration order within one alignment), C padding rules.
+// proto-layout: presence words at offset 0, then members by decreasing
+// alignment (declaration order within one alignment), C padding rules; the
+// unknown fields (pbc_bytes) are the last member of their alignment.
 // RUN: pbc-opt %s -proto-layout | FileCheck %s
 
 // CHECK-LABEL: proto.message @M
-// CHECK-SAME: align = 8 : i64, presence_words = 1 : i64, size = 64 : i64
+// CHECK-SAME: align = 8 : i64, presence_words = 1 : i64, size = 80 : i64, unknown_offset = 56 : i64
 proto.message @M file "a.proto" {
-  // CHECK: "flag" = 1 : bool optional {offset = 60 : i64, presence_bit = 0 : i32}
+  // CHECK: "flag" = 1 : bool optional {offset = 76 : i64, presence_bit = 0 : i32}
   proto.field "flag" = 1 : bool optional
-  // CHECK: "count" = 2 : int32 implicit {offset = 56 : i64}
+  // CHECK: "count" = 2 : int32 implicit {offset = 72 : i64}
   proto.field "count" = 2 : int32 implicit
   // CHECK: "name" = 3 : string implicit {offset = 8 : i64}
   proto.field "name" = 3 : string implicit
@@ -22,7 +23,7 @@ proto.message @M file "a.proto" {
 
 // 33 presence bits need two words.
 // CHECK-LABEL: proto.message @Wide
-// CHECK-SAME: align = 4 : i64, presence_words = 2 : i64, size = 144 : i64
+// CHECK-SAME: align = 8 : i64, presence_words = 2 : i64, size = 160 : i64, unknown_offset = 8 : i64
 proto.message @Wide file "a.proto" {
   proto.field "f1" = 1 : int32 optional
   proto.field "f2" = 2 : int32 optional
@@ -56,14 +57,43 @@ proto.message @Wide file "a.proto" {
   proto.field "f30" = 30 : int32 optional
   proto.field "f31" = 31 : int32 optional
   proto.field "f32" = 32 : int32 optional
-  // CHECK: "f33" = 33 : int32 optional {offset = 136 : i64, presence_bit = 32 : i32}
+  // CHECK: "f33" = 33 : int32 optional {offset = 152 : i64, presence_bit = 32 : i32}
   proto.field "f33" = 33 : int32 optional
-  // CHECK: "f34" = 34 : int32 implicit {offset = 140 : i64}
+  // CHECK: "f34" = 34 : int32 implicit {offset = 156 : i64}
   proto.field "f34" = 34 : int32 implicit
 }
 
-// C has no empty structs: one byte.
+// An empty message still keeps unknown fields.
 // CHECK-LABEL: proto.message @Empty
-// CHECK-SAME: align = 1 : i64, presence_words = 0 : i64, size = 1 : i64
+// CHECK-SAME: align = 8 : i64, presence_words = 0 : i64, size = 16 : i64, unknown_offset = 0 : i64
 proto.message @Empty file "a.proto" {
+}
+
+// A oneof: one union (the largest member) and a 4-byte case, placed like
+// any member of their alignment. Members have no presence bit.
+// CHECK-LABEL: proto.message @O
+// CHECK-SAME: align = 8 : i64, presence_words = 0 : i64, size = 48 : i64, unknown_offset = 24 : i64
+proto.message @O file "a.proto" {
+  // CHECK: proto.oneof "kind" attributes {case_offset = 40 : i64}
+  proto.oneof "kind" {
+    // CHECK-NEXT: "num" = 1 : int32 optional {offset = 0 : i64}
+    proto.field "num" = 1 : int32 optional
+    // CHECK-NEXT: "text" = 2 : string optional {offset = 0 : i64}
+    proto.field "text" = 2 : string optional
+  }
+  // CHECK: "after" = 3 : int32 implicit {offset = 44 : i64}
+  proto.field "after" = 3 : int32 implicit
+  // CHECK: "big" = 4 : int64 implicit {offset = 16 : i64}
+  proto.field "big" = 4 : int64 implicit
+}
+
+// A map entry: no presence bits (both fields are always written), no
+// unknown fields.
+// CHECK-LABEL: proto.message @E
+// CHECK-SAME: align = 8 : i64, presence_words = 0 : i64, size = 24 : i64}
+proto.message @E file "a.proto" map_entry {
+  // CHECK: "key" = 1 : string optional {offset = 0 : i64}
+  proto.field "key" = 1 : string optional
+  // CHECK: "value" = 2 : int32 optional {offset = 16 : i64}
+  proto.field "value" = 2 : int32 optional
 }

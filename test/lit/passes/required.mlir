@@ -3,7 +3,7 @@
 // RUN: pbc-opt %s -proto-to-wire | FileCheck %s
 
 proto.file "r.proto" package "" proto2 imports []
-proto.message @R file "r.proto" attributes {align = 8 : i64, presence_words = 1 : i64, size = 48 : i64} {
+proto.message @R file "r.proto" attributes {align = 8 : i64, presence_words = 1 : i64, size = 64 : i64, unknown_offset = 48 : i64} {
   proto.field "a" = 1 : int32 required {offset = 40 : i64, presence_bit = 0 : i32}
   proto.field "sub" = 2 : message<@R> required {offset = 8 : i64}
   proto.field "subs" = 3 : message<@R> repeated {offset = 16 : i64}
@@ -17,15 +17,17 @@ proto.message @R file "r.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: %[[OK1:.*]] = arith.andi %true{{.*}}, %[[HAS]]
 // A required sub-message: absent is false.
 // CHECK: scf.if
-// CHECK: scf.yield %false
 // CHECK: llvm.call @R_is_initialized(
+// CHECK: } else {
+// CHECK: scf.yield %false
 // Repeated: every element.
 // CHECK: scf.for
 // CHECK: llvm.call @R_is_initialized(
 // Optional: absent is fine.
 // CHECK: scf.if
-// CHECK: scf.yield %true
 // CHECK: llvm.call @R_is_initialized(
+// CHECK: } else {
+// CHECK: scf.yield %true
 // CHECK: llvm.return
 
 // T_decode hands it to the runtime.

@@ -18,11 +18,14 @@ include "mlir/Pass/PassBase.td"
 def ProtoLayout : Pass<"proto-layout", "mlir::ModuleOp"> {
   let summary = "Assign every message a C struct layout";
   let description = [{
-    Presence bits first (`uint32_t _presence[n]` at offset 0), then the fields
-    sorted by alignment (largest first, declaration order within one
+    Presence bits first (`uint32_t _presence[n]` at offset 0), then the
+    members sorted by alignment (largest first, declaration order within one
     alignment), each at its natural alignment, as a C compiler lays out the
-    struct the header declares. Adds `size`, `align`, `presence_words` to
-    messages and `offset`, `presence_bit` to fields. Targets with 64-bit
+    struct the header declares. Members are the fields, each oneof's union
+    (all its fields at one offset) followed by its `uint32_t` case, and last
+    the unknown fields (`pbc_bytes`, not in map entries). Adds `size`,
+    `align`, `presence_words`, `unknown_offset` to messages, `case_offset`
+    to oneofs and `offset`, `presence_bit` to fields. Targets with 64-bit
     pointers (LP64).
   }];
   let dependentDialects = ["pbc::proto::ProtoDialect"];

@@ -13,6 +13,8 @@
 
 namespace pbc::proto {
 class MessageOp;
+class OneofOp;
+class FieldOp;
 class EnumOp;
 } // namespace pbc::proto
 

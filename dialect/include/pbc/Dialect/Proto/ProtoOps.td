@@ -30,24 +30,38 @@ def Proto_MessageOp : Proto_Op<"message", [
     HasParent<"mlir::ModuleOp">, IsolatedFromAbove]> {
   let summary = "a message type, named by its full name";
   let description = [{
-    Holds `proto.field` ops in declaration order. Nested messages are not
+    Holds `proto.field` and `proto.oneof` ops in declaration order. Nested
+    messages are not
     nested ops: every message lives at module level under its full name
     (`@tutorial.Person.PhoneNumber`), so fields reference any message or enum
     with a flat symbol.
 
-    The layout pass adds `size`, `align` and `presence_words`: the C struct
+    `map_entry` marks the synthesized entry type of a map field (key = 1,
+    value = 2): both are always written, and a map field's entries are unique
+    by key.
+
+    The layout pass adds `size`, `align`, `presence_words` and
+    `unknown_offset` (where the raw unknown fields are kept): the C struct
     every later stage (lowering, header) agrees on.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$file,
+                       UnitAttr:$map_entry,
                        OptionalAttr<I64Attr>:$size,
                        OptionalAttr<I64Attr>:$align,
-                       OptionalAttr<I64Attr>:$presence_words);
+                       OptionalAttr<I64Attr>:$presence_words,
+                       OptionalAttr<I64Attr>:$unknown_offset);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$sym_name `file` $file attr-dict-with-keyword $body";
+  let assemblyFormat = [{
+    $sym_name `file` $file (`map_entry` $map_entry^)? attr-dict-with-keyword $body
+  }];
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
-    auto getFields() { return getBody().front().getOps<FieldOp>(); }
+    /// Every field in declaration order, oneof members included.
+    llvm::SmallVector<FieldOp> getFields();
+    auto getOneofs() { return getBody().front().getOps<OneofOp>(); }
     bool hasLayout() { return getSize().has_value(); }
+    /// Map entries keep no unknown fields, as libprotobuf's do not.
+    bool keepsUnknownFields() { return !getMapEntry(); }
   }];
   let builders = [
     OpBuilder<(ins "llvm::StringRef":$name, "llvm::StringRef":$file), [{
@@ -60,8 +74,40 @@ def Proto_MessageOp : Proto_Op<"message", [
   let skipDefaultBuilders = 1;
 }
 
+def Proto_OneofOp : Proto_Op<"oneof", [
+    HasParent<"MessageOp">, SingleBlock, NoTerminator, NoRegionArguments]> {
+  let summary = "a oneof: at most one of its fields is set";
+  let description = [{
+    ```mlir
+    proto.oneof "kind" {
+      proto.field "num" = 3 : int32 optional
+      proto.field "text" = 4 : string optional utf8
+    }
+    ```
+    Its members share one storage (a C union at the members' `offset`); the
+    field number of the member set, 0 for none, is a `uint32_t` at
+    `case_offset`, added by the layout pass. proto3 `optional` fields are
+    not oneofs here (their synthetic oneof is a presence bit).
+  }];
+  let arguments = (ins StrAttr:$name, OptionalAttr<I64Attr>:$case_offset);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$name attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    auto getFields() { return getBody().front().getOps<FieldOp>(); }
+  }];
+  let builders = [
+    OpBuilder<(ins "llvm::StringRef":$name), [{
+      $_state.addAttribute(getNameAttrName($_state.name),
+                           $_builder.getStringAttr(name));
+      $_state.addRegion()->emplaceBlock();
+    }]>];
+  let skipDefaultBuilders = 1;
+}
+
 def Proto_FieldOp : Proto_Op<"field", [
-    HasParent<"MessageOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    ParentOneOf<["MessageOp", "OneofOp"]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a field of a message";
   let description = [{
     ```mlir
@@ -102,6 +148,8 @@ def Proto_FieldOp : Proto_Op<"field", [
       return getType() == FieldType::Message || getType() == FieldType::Group;
     }
     MessageOp getParentMessage();
+    /// The oneof this field belongs to, if any.
+    OneofOp getOneof();
   }];
 }
 

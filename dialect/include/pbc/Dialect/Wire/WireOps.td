@@ -184,4 +184,37 @@ def Wire_GrowOp : Wire_ReadOp<"grow"> {
   let assemblyFormat = "$dec `,` $data `,` $size `,` $add `,` $elem_size attr-dict";
 }
 
+def Wire_KeepUnknownOp : Wire_ReadOp<"keep_unknown"> {
+  let summary = "append the raw field [$start, $end) to a message's unknown fields";
+  let description = [{
+    `$unknown` points to the message's `pbc_bytes` of unknown fields. While
+    the unknown fields are contiguous in the input they stay a view of it;
+    otherwise they are copied into the arena. False when out of memory.
+  }];
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$unknown, Wire_Ptr:$start,
+                       Wire_Ptr:$end);
+  let results = (outs I1:$ok);
+  let assemblyFormat = "$dec `,` $unknown `,` $start `,` $end attr-dict";
+}
+
+def Wire_KeepUnknownVarintOp : Wire_ReadOp<"keep_unknown_varint"> {
+  let summary = "append a varint field to a message's unknown fields";
+  let description = [{
+    For values taken out of a packed run (closed enums): the field is
+    re-encoded as its own record, as libprotobuf does.
+  }];
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$unknown, I32Attr:$number,
+                       I64:$value);
+  let results = (outs I1:$ok);
+  let assemblyFormat = "$dec `,` $unknown `,` $number `,` $value attr-dict";
+}
+
+def Wire_BytesEqualOp : Wire_Op<"bytes_equal", [MemoryEffects<[MemRead]>]> {
+  let summary = "are two byte strings equal (map keys)?";
+  let arguments = (ins Wire_Ptr:$lhs, I64:$lhs_size, Wire_Ptr:$rhs,
+                       I64:$rhs_size);
+  let results = (outs I1:$equal);
+  let assemblyFormat = "$lhs `,` $lhs_size `,` $rhs `,` $rhs_size attr-dict";
+}
+
 #endif // PBC_WIRE_OPS

@@ -1,0 +1,62 @@
+// proto-to-wire for oneofs, map entries and closed enums.
+// RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
+
+proto.file "o.proto" package "" proto2 imports []
+proto.enum @Color file "o.proto" closed {
+  proto.enum_value "RED" = 1
+  proto.enum_value "BLUE" = 2
+}
+proto.message @O file "o.proto" {
+  proto.oneof "kind" {
+    proto.field "num" = 1 : int32 optional
+    proto.field "sub" = 2 : message<@O> optional
+  }
+  proto.field "colors" = 3 : enum<@Color> repeated closed
+  proto.field "m" = 4 : message<@O.MEntry> repeated
+}
+proto.message @O.MEntry file "o.proto" map_entry {
+  proto.field "key" = 1 : string optional
+  proto.field "value" = 2 : message<@O> optional
+}
+
+// Size: a oneof member counts when the case is its number (zero included).
+// CHECK-LABEL: llvm.func @O_encoded_size(
+// CHECK: %[[CASEADDR:.*]] = llvm.getelementptr inbounds %arg0[56]
+// CHECK: %[[CASE:.*]] = llvm.load %[[CASEADDR]] : !llvm.ptr -> i32
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[CASE]], %c1_i32
+// CHECK: arith.select %[[IS1]]
+
+// Decode: a oneof member sets the case; a message member merges only into
+// the message the case names.
+// CHECK-LABEL: llvm.func @pbc__O_dec(
+// CHECK: wire.get_varint
+// CHECK: llvm.store %{{.*}}, %[[NUMADDR:.*]] : i32, !llvm.ptr
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: llvm.store %[[C1]], %{{.*}} : i32, !llvm.ptr
+// CHECK: wire.get_length
+// CHECK: %[[EXISTING:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[IS2:.*]] = arith.cmpi eq, %{{.*}}, %c2_i32
+// CHECK: arith.select %[[IS2]], %[[EXISTING]], %{{.*}} : !llvm.ptr
+// A closed enum value the enum does not declare goes to the unknown
+// fields: as read when unpacked, re-encoded when out of a packed run.
+// CHECK: wire.keep_unknown %arg3
+// CHECK: wire.keep_unknown_varint %arg3, %{{.*}}, 3, %{{.*}}
+// A map entry with a key already in the map replaces that entry.
+// CHECK: llvm.call @pbc__O_MEntry_dec(
+// CHECK: wire.bytes_equal
+// CHECK: "llvm.intr.memcpy"
+
+// Encode: a map entry writes key and value always; an unset message value
+// is written empty (tag 0x12, length 0).
+// CHECK-LABEL: llvm.func @pbc__O_MEntry_enc(
+// CHECK-NOT: wire.put_data %arg1
+// CHECK: } else {
+// CHECK: wire.put_bytes %arg1, "\12\00"
+// CHECK: %true
+// CHECK: wire.put_data
+
+// The map entry keeps no unknown fields: unknown tags are only skipped.
+// CHECK-LABEL: llvm.func @pbc__O_MEntry_dec(
+// CHECK: wire.skip
+// CHECK-NOT: wire.keep_unknown
+// CHECK: llvm.func @O_MEntry_decode(
