@@ -33,7 +33,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <tuple>
 
 #ifndef PBC_PROTOBUF_INCLUDE_DIR
 #define PBC_PROTOBUF_INCLUDE_DIR "/usr/include"
@@ -204,98 +203,6 @@ std::optional<std::string> resolveInput(DiskSourceTree &tree,
 }
 
 //===----------------------------------------------------------------------===//
-// Constructs pbc does not support yet
-//===----------------------------------------------------------------------===//
-
-/// Reports, protoc-style, every construct in the compilation that pbc cannot
-/// compile yet. Checks all messages of all files, imports included, since
-/// code is generated for all of them.
-class SupportChecker {
-public:
-  explicit SupportChecker(llvm::raw_ostream &os) : os(os) {}
-
-  /// Checks `file` after the files it imports, each once.
-  void checkFileAndDeps(const gp::FileDescriptor *file) {
-    if (!checked.insert(file).second)
-      return;
-    for (int i = 0; i < file->dependency_count(); ++i)
-      checkFileAndDeps(file->dependency(i));
-    check(file);
-  }
-
-  bool ok() const { return !failed; }
-
-private:
-  struct Problem {
-    int line, column;
-    std::string message;
-  };
-
-  /// Prints the problems of `file` in source order.
-  void check(const gp::FileDescriptor *file) {
-    problems.clear();
-    for (int i = 0; i < file->extension_count(); ++i)
-      refuseExtension(file->extension(i));
-    for (int i = 0; i < file->message_type_count(); ++i)
-      checkMessage(file->message_type(i));
-    llvm::stable_sort(problems, [](const Problem &a, const Problem &b) {
-      return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-    });
-    for (const Problem &p : problems) {
-      os << file->name();
-      if (p.line >= 0)
-        os << ':' << p.line + 1 << ':' << p.column + 1;
-      os << ": " << p.message << '\n';
-    }
-    os.flush();
-    failed |= !problems.empty();
-  }
-
-  void checkMessage(const gp::Descriptor *msg) {
-    if (msg->options().message_set_wire_format())
-      refuse(msg, "message_set_wire_format", "message", msg->full_name());
-    for (int i = 0; i < msg->field_count(); ++i) {
-      const gp::FieldDescriptor *field = msg->field(i);
-      if (field->is_map())
-        refuse(field, "map fields", "field", field->full_name());
-    }
-    // Real oneofs come first; the synthetic ones after them stand for
-    // proto3 `optional` fields, which are supported as explicit presence.
-    for (int i = 0; i < msg->real_oneof_decl_count(); ++i)
-      refuse(msg->oneof_decl(i), "oneofs", "oneof",
-             msg->oneof_decl(i)->full_name());
-    for (int i = 0; i < msg->extension_count(); ++i)
-      refuseExtension(msg->extension(i));
-    for (int i = 0; i < msg->nested_type_count(); ++i)
-      if (!msg->nested_type(i)->options().map_entry())
-        checkMessage(msg->nested_type(i));
-  }
-
-  void refuseExtension(const gp::FieldDescriptor *ext) {
-    refuse(ext, "extensions", "extension",
-           ext->full_name() + "\" of \"" +
-               ext->containing_type()->full_name());
-  }
-
-  template <typename DescT>
-  void refuse(const DescT *desc, llvm::StringRef what, llvm::StringRef kind,
-              llvm::StringRef name) {
-    gp::SourceLocation loc;
-    bool located = desc->GetSourceLocation(&loc);
-    problems.push_back({located ? loc.start_line : -1,
-                        located ? loc.start_column : -1,
-                        ("pbc does not support " + what + " yet (" + kind +
-                         " \"" + name + "\")")
-                            .str()});
-  }
-
-  llvm::raw_ostream &os;
-  llvm::SmallPtrSet<const gp::FileDescriptor *, 16> checked;
-  std::vector<Problem> problems;
-  bool failed = false;
-};
-
-//===----------------------------------------------------------------------===//
 // Module construction
 //===----------------------------------------------------------------------===//
 
@@ -405,6 +312,9 @@ private:
                                loc.start_line + 1, loc.start_column + 1);
   }
 
+  /// A file's `extend` blocks are not modelled: an extension's data stays
+  /// in the extended message's unknown fields, which are kept and written
+  /// back, so it survives a decode/encode round trip.
   void addFile(const gp::FileDescriptor *file) {
     SmallVector<Attribute> imports;
     for (int i = 0; i < file->dependency_count(); ++i)
@@ -434,14 +344,38 @@ private:
     }
   }
 
+  /// A message and, after it, its nested enums and messages (map entries
+  /// included). Extensions declared inside it (`extend` blocks) are not
+  /// modelled: their data stays in the extended message's unknown fields.
+  /// A message_set_wire_format message has no fields, so everything in it is
+  /// an unknown field.
   void addMessage(const gp::Descriptor *desc) {
     auto op = builder.create<proto::MessageOp>(locOf(desc), desc->full_name(),
                                                desc->file()->name());
+    if (desc->options().map_entry())
+      op.setMapEntry(true);
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToEnd(&op.getBody().front());
-      for (int i = 0; i < desc->field_count(); ++i)
-        addField(desc->field(i));
+      for (int i = 0; i < desc->field_count(); ++i) {
+        const gp::FieldDescriptor *field = desc->field(i);
+        // A real oneof (not the synthetic one of a proto3 `optional`) is
+        // placed where its first field is declared and holds all its
+        // fields, which libprotobuf requires to be declared contiguously.
+        const gp::OneofDescriptor *oneof = field->real_containing_oneof();
+        if (!oneof) {
+          addField(field);
+          continue;
+        }
+        if (oneof->field(0) != field)
+          continue;
+        auto oneofOp =
+            builder.create<proto::OneofOp>(locOf(oneof), oneof->name());
+        OpBuilder::InsertionGuard oneofGuard(builder);
+        builder.setInsertionPointToEnd(&oneofOp.getBody().front());
+        for (int j = 0; j < oneof->field_count(); ++j)
+          addField(oneof->field(j));
+      }
     }
     for (int i = 0; i < desc->enum_type_count(); ++i)
       addEnum(desc->enum_type(i));
@@ -525,14 +459,6 @@ ImportResult pbc::importProtos(MLIRContext &ctx, const FrontendOptions &opts,
       return result;
     files.push_back(file);
   }
-
-  // Every file of the compilation gets code, so every file must be
-  // supported. Report all problems, in dependency order, before failing.
-  SupportChecker checker(errs);
-  for (const gp::FileDescriptor *file : files)
-    checker.checkFileAndDeps(file);
-  if (!checker.ok())
-    return result;
 
   ModuleBuilder moduleBuilder(ctx);
   for (const gp::FileDescriptor *file : files)

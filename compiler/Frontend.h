@@ -40,9 +40,11 @@ struct ImportResult {
 
 /// Parses `opts.inputs` and everything they import, and builds a verified
 /// module with one `proto.file` per file and every message and enum at module
-/// level. On any error (schema error, missing file, a construct pbc does not
-/// support yet) prints protoc-style diagnostics to `errs` and returns a null
-/// module. Warnings are printed too but do not fail the import.
+/// level. Every schema protoc accepts imports: real oneofs become
+/// `proto.oneof` ops, map entry types are marked `map_entry`, and extensions
+/// are left out (their data is kept as unknown fields). On any error (schema
+/// error, missing file) prints protoc-style diagnostics to `errs` and returns
+/// a null module. Warnings are printed too but do not fail the import.
 ImportResult importProtos(mlir::MLIRContext &ctx, const FrontendOptions &opts,
                           llvm::raw_ostream &errs);
 

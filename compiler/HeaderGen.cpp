@@ -12,8 +12,10 @@
 #include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -98,13 +100,59 @@ std::string intConstant(int32_t value) {
   return std::to_string(value);
 }
 
-/// Fields in the order the layout pass placed them in the struct.
-SmallVector<FieldOp> fieldsByOffset(MessageOp msg) {
-  SmallVector<FieldOp> fields(msg.getFields());
-  llvm::stable_sort(fields, [](FieldOp a, FieldOp b) {
-    return *a.getOffset() < *b.getOffset();
+/// One struct member after `_presence`: a field outside any oneof, a
+/// oneof's union, a oneof's case, or the unknown fields.
+struct Member {
+  enum Kind { Field, Union, Case, Unknown } kind;
+  int64_t offset;
+  FieldOp field = nullptr;
+  OneofOp oneof = nullptr;
+};
+
+/// The members in the order the layout pass placed them in the struct.
+SmallVector<Member> membersByOffset(MessageOp msg) {
+  SmallVector<Member> members;
+  for (Operation &op : msg.getBody().front()) {
+    if (auto field = dyn_cast<FieldOp>(op)) {
+      members.push_back({Member::Field,
+                         static_cast<int64_t>(*field.getOffset()), field,
+                         nullptr});
+    } else if (auto oneof = dyn_cast<OneofOp>(op)) {
+      FieldOp first = *oneof.getFields().begin();
+      members.push_back({Member::Union,
+                         static_cast<int64_t>(*first.getOffset()), nullptr,
+                         oneof});
+      members.push_back({Member::Case,
+                         static_cast<int64_t>(*oneof.getCaseOffset()),
+                         nullptr, oneof});
+    }
+  }
+  if (std::optional<uint64_t> unknown = msg.getUnknownOffset())
+    members.push_back({Member::Unknown, static_cast<int64_t>(*unknown),
+                       nullptr, nullptr});
+  llvm::stable_sort(members, [](const Member &a, const Member &b) {
+    return a.offset < b.offset;
   });
-  return fields;
+  return members;
+}
+
+/// The struct member holding a oneof's union (`kind`) and its case
+/// (`kind_case`).
+std::string unionMemberName(OneofOp oneof) {
+  return cMemberName(oneof.getName());
+}
+std::string caseMemberName(OneofOp oneof) {
+  return oneof.getName().str() + "_case";
+}
+
+/// The case enum of a oneof, `<message C name>_<oneof>_case`, and its
+/// enumerators `<message C name>_<oneof>_<field>` (the proto names).
+std::string caseEnumName(MessageOp msg, OneofOp oneof) {
+  return cTypeName(msg.getSymName()) + "_" + oneof.getName().str() + "_case";
+}
+std::string caseEnumerator(MessageOp msg, OneofOp oneof, StringRef suffix) {
+  return cTypeName(msg.getSymName()) + "_" + oneof.getName().str() + "_" +
+         suffix.str();
 }
 
 const char kUsage[] = R"(
@@ -123,18 +171,42 @@ const char kUsage[] = R"(
  *   pbc_status T_encode(const T *m, uint8_t *buf, size_t cap,
  *                       size_t *written);
  *       Serializes into buf, byte-identical to libprotobuf.
+ *   extern const pbc_message_info T_info;
+ *       T's entry for generic code, as pbc_find_message returns it.
  * Fields with explicit presence also get inline T_has_F, T_set_F (stores
  * the value and marks it present) and T_clear_F (marks it absent and resets
  * the value to zero/empty, not to a proto2 [default]). Singular message
  * fields are pointers (NULL = absent); repeated fields are {data, size}
- * views. */
+ * views.
+ * A oneof O is a union `O` of its fields plus `uint32_t O_case`, the field
+ * number of the member set (0 = none; enum T_O_case names them), with
+ * inline T_has_F (O_case == F's number), T_set_F (stores the value, sets
+ * O_case) and T_clear_O (O_case = 0).
+ * A map field is a repeated field of entry structs {key, value}, encoded
+ * in array order; keys are unique (as in libprotobuf, decoding keeps the
+ * last entry of a key), so a message built by hand should not repeat one.
+ * _unknown holds the fields the decoder did not know (other fields,
+ * extensions, enum values a proto2 enum does not declare), raw; encoding
+ * writes them back after the known fields. Map entries have none. */
 
 )";
 
+/// The C identifiers declared in one scope (the header's file scope, or
+/// one struct or union), each with the proto entity it stands for, so that
+/// two entities that would get the same C name are reported rather than
+/// written into a header that does not compile.
+struct NameScope {
+  struct Entry {
+    Operation *op;
+    std::string what;
+  };
+  llvm::StringMap<Entry> names;
+};
+
 class HeaderWriter {
 public:
-  HeaderWriter(ModuleOp module, llvm::raw_ostream &os)
-      : module(module), symbols(module), os(os) {}
+  HeaderWriter(ModuleOp module, llvm::raw_ostream &out)
+      : module(module), symbols(module), os(text), out(out) {}
 
   LogicalResult emit(StringRef protoFile);
 
@@ -145,21 +217,52 @@ private:
 
   void emitFile(FileOp file);
   void emitEnum(EnumOp op);
+  void emitCaseEnum(MessageOp msg, OneofOp oneof);
   void emitStruct(MessageOp msg);
   void emitAsserts(MessageOp msg);
   void emitFunctions(MessageOp msg);
   void emitPresenceAccessors(MessageOp msg, FieldOp field);
+  void emitOneofAccessors(MessageOp msg, OneofOp oneof);
+
+  /// Records that `name` in `scope` stands for `what` (declared by `op`);
+  /// reports a clash with an earlier entity of the same name.
+  void declare(NameScope &scope, StringRef name, Operation *op,
+               const llvm::Twine &what);
+  void declareGlobal(StringRef name, Operation *op, const llvm::Twine &what) {
+    declare(globals, name, op, what);
+  }
 
   std::string memberType(FieldOp field);
   std::string elementType(FieldOp field);
   std::string fieldComment(FieldOp field);
+  std::string typeText(FieldOp field, StringRef scope);
+  MessageOp mapEntryOf(FieldOp field);
   std::string defaultText(FieldOp field);
 
   ModuleOp module;
   SymbolTable symbols;
   llvm::StringMap<FileOp> files;
-  llvm::raw_ostream &os;
+  NameScope globals;
+  bool nameClash = false;
+  llvm::SmallPtrSet<Operation *, 4> reported;
+  /// The header is written to `text` and goes to `out` only when complete.
+  std::string text;
+  llvm::raw_string_ostream os;
+  llvm::raw_ostream &out;
 };
+
+/// How diagnostics name proto entities.
+std::string describe(MessageOp msg) {
+  return ("message \"" + msg.getSymName() + "\"").str();
+}
+std::string describe(FieldOp field) {
+  return ("field \"" + field.getName() + "\" of " +
+          describe(field.getParentMessage()))
+      .str();
+}
+std::string describe(MessageOp msg, OneofOp oneof) {
+  return ("oneof \"" + oneof.getName() + "\" of " + describe(msg)).str();
+}
 
 } // namespace
 
@@ -186,7 +289,30 @@ LogicalResult HeaderWriter::emit(StringRef protoFile) {
     emitFile(file);
   os << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n"
      << "#endif /* " << guard << " */\n";
+  if (nameClash)
+    return failure();
+  out << text;
   return success();
+}
+
+void HeaderWriter::declare(NameScope &scope, StringRef name, Operation *op,
+                           const llvm::Twine &what) {
+  auto [it, fresh] = scope.names.try_emplace(name, NameScope::Entry{op, ""});
+  if (fresh) {
+    it->second.what = what.str();
+    return;
+  }
+  nameClash = true;
+  // One report per entity: a message whose type name clashes would repeat
+  // it for each of its functions.
+  if (!reported.insert(op).second)
+    return;
+  InFlightDiagnostic diag = op->emitError()
+                            << "pbc cannot name " << what << " in C: " << name
+                            << " already names " << it->second.what;
+  if (it->second.op != op)
+    diag.attachNote(it->second.op->getLoc())
+        << it->second.what << " is declared here";
 }
 
 LogicalResult HeaderWriter::collectFiles(StringRef name,
@@ -205,11 +331,16 @@ LogicalResult HeaderWriter::collectFiles(StringRef name,
 }
 
 LogicalResult HeaderWriter::checkLayout(MessageOp msg) {
-  if (!msg.hasLayout() || !msg.getPresenceWords())
+  if (!msg.hasLayout() || !msg.getPresenceWords() ||
+      msg.getUnknownOffset().has_value() != msg.keepsUnknownFields())
     return msg.emitError("message has no layout (run the layout pass first)");
   for (FieldOp field : msg.getFields())
     if (!field.getOffset())
       return field.emitError("field has no offset (run the layout pass first)");
+  for (OneofOp oneof : msg.getOneofs())
+    if (!oneof.getCaseOffset())
+      return oneof.emitError(
+          "oneof has no case offset (run the layout pass first)");
   return success();
 }
 
@@ -232,6 +363,7 @@ void HeaderWriter::emitFile(FileOp file) {
     os << "\n";
   for (MessageOp msg : messages) {
     std::string name = cTypeName(msg.getSymName());
+    declareGlobal(name, msg, describe(msg));
     os << "typedef struct " << name << " " << name << ";\n";
   }
   for (MessageOp msg : messages)
@@ -245,12 +377,17 @@ void HeaderWriter::emitFile(FileOp file) {
 
 void HeaderWriter::emitEnum(EnumOp op) {
   std::string name = cTypeName(op.getSymName());
+  std::string enumText = ("enum \"" + op.getSymName() + "\"").str();
+  declareGlobal(name, op, enumText);
   os << "\n/* enum " << op.getSymName() << " */\n"
      << "typedef enum " << name << " {\n";
   llvm::interleave(
       op.getValues(), os,
       [&](EnumValueOp value) {
-        os << "  " << name << "_" << value.getName() << " = "
+        std::string enumerator = name + "_" + value.getName().str();
+        declareGlobal(enumerator, value,
+                      "value \"" + value.getName() + "\" of " + enumText);
+        os << "  " << enumerator << " = "
            << intConstant(static_cast<int32_t>(value.getNumber()));
       },
       ",\n");
@@ -320,6 +457,21 @@ std::string HeaderWriter::defaultText(FieldOp field) {
   }
 }
 
+/// The map entry type of a map field, or null.
+MessageOp HeaderWriter::mapEntryOf(FieldOp field) {
+  if (!field.isRepeated() || field.getType() != FieldType::Message)
+    return nullptr;
+  auto entry = symbols.lookup<MessageOp>(field.getTypeNameAttr().getValue());
+  return entry && entry.getMapEntry() ? entry : nullptr;
+}
+
+/// A field's type as written in a .proto inside message `scope`.
+std::string HeaderWriter::typeText(FieldOp field, StringRef scope) {
+  if (auto typeName = field.getTypeNameAttr())
+    return relativeName(typeName.getValue(), scope);
+  return stringifyFieldType(field.getType()).str();
+}
+
 /// The field as declared in the .proto, e.g. `4: repeated PhoneNumber
 /// phones`, for the human reading the header.
 std::string HeaderWriter::fieldComment(FieldOp field) {
@@ -328,12 +480,20 @@ std::string HeaderWriter::fieldComment(FieldOp field) {
   bool proto3 = file && file.getSyntax() == Syntax::Proto3;
 
   std::string text = std::to_string(field.getNumber()) + ": ";
+  if (MessageOp entry = mapEntryOf(field)) {
+    SmallVector<FieldOp> kv = entry.getFields();
+    return text + "map<" + typeText(kv[0], msg.getSymName()) + ", " +
+           typeText(kv[1], msg.getSymName()) + "> " + field.getName().str() +
+           ": entries unique by key";
+  }
   switch (field.getCardinality()) {
   case Cardinality::Implicit:
     break;
   case Cardinality::Optional:
-    // proto3 message fields have presence without being written optional.
-    if (!(proto3 && field.isMessageLike()))
+    // proto3 message fields have presence without being written optional;
+    // oneof members and map entry fields are written without a label.
+    if (!(proto3 && field.isMessageLike()) && !field.getOneof() &&
+        !msg.getMapEntry())
       text += "optional ";
     break;
   case Cardinality::Required:
@@ -343,14 +503,9 @@ std::string HeaderWriter::fieldComment(FieldOp field) {
     text += "repeated ";
     break;
   }
-  if (auto typeName = field.getTypeNameAttr()) {
-    if (field.getType() == FieldType::Group)
-      text += "group ";
-    text += relativeName(typeName.getValue(), msg.getSymName());
-  } else {
-    text += stringifyFieldType(field.getType()).str();
-  }
-  text += " " + field.getName().str();
+  if (field.getType() == FieldType::Group)
+    text += "group ";
+  text += typeText(field, msg.getSymName()) + " " + field.getName().str();
 
   SmallVector<std::string> options;
   bool packable = field.isRepeated() && isPackable(field.getType());
@@ -366,8 +521,28 @@ std::string HeaderWriter::fieldComment(FieldOp field) {
   return text;
 }
 
+void HeaderWriter::emitCaseEnum(MessageOp msg, OneofOp oneof) {
+  std::string name = caseEnumName(msg, oneof);
+  std::string notSet = caseEnumerator(msg, oneof, "NOT_SET");
+  declareGlobal(name, oneof, "the case enum of " + describe(msg, oneof));
+  declareGlobal(notSet, oneof,
+                "the NOT_SET case of " + describe(msg, oneof));
+  os << "\n/* oneof " << msg.getSymName() << "." << oneof.getName()
+     << ": the member set */\n"
+     << "typedef enum " << name << " {\n  " << notSet << " = 0";
+  for (FieldOp field : oneof.getFields()) {
+    std::string enumerator = caseEnumerator(msg, oneof, field.getName());
+    declareGlobal(enumerator, field, "the oneof case of " + describe(field));
+    os << ",\n  " << enumerator << " = " << field.getNumber();
+  }
+  os << "\n} " << name << ";\n";
+}
+
 void HeaderWriter::emitStruct(MessageOp msg) {
   std::string name = cTypeName(msg.getSymName());
+  for (OneofOp oneof : msg.getOneofs())
+    emitCaseEnum(msg, oneof);
+
   os << "\n/* message " << msg.getSymName() << " */\n"
      << "struct " << name << " {\n";
 
@@ -376,12 +551,53 @@ void HeaderWriter::emitStruct(MessageOp msg) {
     os << "  uint32_t _presence[" << presenceWords
        << "]; /* presence bits, see " << name << "_has_* */\n";
 
-  SmallVector<FieldOp> fields = fieldsByOffset(msg);
-  for (FieldOp field : fields)
-    os << "  " << memberType(field) << cMemberName(field.getName()) << "; /* "
+  NameScope structScope;
+  if (presenceWords > 0)
+    declare(structScope, "_presence", msg, "the presence bits");
+  auto emitField = [&](FieldOp field, NameScope &scope, StringRef indent) {
+    std::string member = cMemberName(field.getName());
+    declare(scope, member, field, "the member of " + describe(field));
+    os << indent << memberType(field) << member << "; /* "
        << fieldComment(field) << " */\n";
+  };
+  SmallVector<Member> members = membersByOffset(msg);
+  for (Member member : members) {
+    switch (member.kind) {
+    case Member::Field:
+      emitField(member.field, structScope, "  ");
+      break;
+    case Member::Union: {
+      OneofOp oneof = member.oneof;
+      std::string unionMember = unionMemberName(oneof);
+      declare(structScope, unionMember, oneof,
+              "the union of " + describe(msg, oneof));
+      NameScope unionScope;
+      os << "  union {\n";
+      for (FieldOp field : oneof.getFields())
+        emitField(field, unionScope, "    ");
+      os << "  } " << unionMember << "; /* oneof " << oneof.getName()
+         << ": the member named by " << caseMemberName(oneof) << " */\n";
+      break;
+    }
+    case Member::Case: {
+      std::string caseMember = caseMemberName(member.oneof);
+      declare(structScope, caseMember, member.oneof,
+              "the case member of " + describe(msg, member.oneof));
+      os << "  uint32_t " << caseMember << "; /* "
+         << caseEnumName(msg, member.oneof)
+         << ": field number of the member of " << member.oneof.getName()
+         << " that is set, 0 = none */\n";
+      break;
+    }
+    case Member::Unknown:
+      declare(structScope, "_unknown", msg, "the unknown fields");
+      os << "  pbc_bytes _unknown; /* raw unknown fields, re-serialized "
+            "after the known fields */\n";
+      break;
+    }
+  }
 
-  if (fields.empty() && presenceWords == 0)
+  if (members.empty() && presenceWords == 0)
     os << "  char _unused; /* C has no empty structs */\n";
   os << "};\n";
 }
@@ -390,33 +606,89 @@ void HeaderWriter::emitAsserts(MessageOp msg) {
   std::string name = cTypeName(msg.getSymName());
   std::string message = "\"pbc: the layout of " + name +
                         " differs from the compiled code\"";
+  auto assertOffset = [&](StringRef member, int64_t offset) {
+    os << "PBC_STATIC_ASSERT(offsetof(" << name << ", " << member
+       << ") == " << offset << ", " << message << ");\n";
+  };
   os << "\nPBC_STATIC_ASSERT(sizeof(" << name << ") == " << *msg.getSize()
      << ", " << message << ");\n";
   if (*msg.getPresenceWords() > 0)
-    os << "PBC_STATIC_ASSERT(offsetof(" << name << ", _presence) == 0, "
-       << message << ");\n";
-  for (FieldOp field : fieldsByOffset(msg))
-    os << "PBC_STATIC_ASSERT(offsetof(" << name << ", "
-       << cMemberName(field.getName()) << ") == " << *field.getOffset() << ", "
-       << message << ");\n";
+    assertOffset("_presence", 0);
+  for (Member member : membersByOffset(msg)) {
+    switch (member.kind) {
+    case Member::Field:
+      assertOffset(cMemberName(member.field.getName()), member.offset);
+      break;
+    case Member::Union:
+      assertOffset(unionMemberName(member.oneof), member.offset);
+      break;
+    case Member::Case:
+      assertOffset(caseMemberName(member.oneof), member.offset);
+      break;
+    case Member::Unknown:
+      assertOffset("_unknown", member.offset);
+      break;
+    }
+  }
 }
 
 void HeaderWriter::emitFunctions(MessageOp msg) {
   StringRef full = msg.getSymName();
   std::string name = cTypeName(full);
+  auto function = [&](StringRef suffix) {
+    std::string fn = cFunctionName(full, suffix);
+    declareGlobal(fn, msg,
+                  (suffix == "info" ? "record " : "function ") + fn + " of " +
+                      describe(msg));
+    return fn;
+  };
   os << "\n/* " << full << " */\n"
-     << "void " << cFunctionName(full, "init") << "(" << name << " *m);\n"
-     << "pbc_status " << cFunctionName(full, "decode") << "(" << name
+     << "void " << function("init") << "(" << name << " *m);\n"
+     << "pbc_status " << function("decode") << "(" << name
      << " *m, const uint8_t *buf, size_t len, pbc_arena *arena);\n"
-     << "bool " << cFunctionName(full, "is_initialized") << "(const " << name
+     << "bool " << function("is_initialized") << "(const " << name
      << " *m);\n"
-     << "size_t " << cFunctionName(full, "encoded_size") << "(const " << name
+     << "size_t " << function("encoded_size") << "(const " << name
      << " *m);\n"
-     << "pbc_status " << cFunctionName(full, "encode") << "(const " << name
-     << " *m, uint8_t *buf, size_t cap, size_t *written);\n";
-  for (FieldOp field : msg.getFields())
-    if (field.hasPresenceBit() && !field.isRepeated())
-      emitPresenceAccessors(msg, field);
+     << "pbc_status " << function("encode") << "(const " << name
+     << " *m, uint8_t *buf, size_t cap, size_t *written);\n"
+     << "extern const pbc_message_info " << function("info") << ";\n";
+  for (Operation &op : msg.getBody().front()) {
+    if (auto field = dyn_cast<FieldOp>(op)) {
+      if (field.hasPresenceBit() && !field.isRepeated())
+        emitPresenceAccessors(msg, field);
+    } else if (auto oneof = dyn_cast<OneofOp>(op)) {
+      emitOneofAccessors(msg, oneof);
+    }
+  }
+}
+
+void HeaderWriter::emitOneofAccessors(MessageOp msg, OneofOp oneof) {
+  StringRef full = msg.getSymName();
+  std::string name = cTypeName(full);
+  std::string unionMember = unionMemberName(oneof);
+  std::string caseMember = caseMemberName(oneof);
+  for (FieldOp field : oneof.getFields()) {
+    std::string fieldName = field.getName().str();
+    std::string enumerator = caseEnumerator(msg, oneof, fieldName);
+    std::string has = cFunctionName(full, "has_" + fieldName);
+    std::string set = cFunctionName(full, "set_" + fieldName);
+    declareGlobal(has, field, "accessor " + has + " of " + describe(field));
+    declareGlobal(set, field, "accessor " + set + " of " + describe(field));
+    os << "\nstatic inline bool " << has << "(const " << name
+       << " *m) {\n  return m->" << caseMember << " == " << enumerator
+       << ";\n}\n";
+    os << "static inline void " << set << "(" << name << " *m, "
+       << memberType(field) << "v) {\n  m->" << unionMember << "."
+       << cMemberName(fieldName) << " = v;\n  m->" << caseMember << " = "
+       << enumerator << ";\n}\n";
+  }
+  std::string clear = cFunctionName(full, "clear_" + oneof.getName().str());
+  declareGlobal(clear, oneof,
+                "accessor " + clear + " of " + describe(msg, oneof));
+  os << "\nstatic inline void " << clear << "(" << name << " *m) {\n  m->"
+     << caseMember << " = " << caseEnumerator(msg, oneof, "NOT_SET")
+     << ";\n}\n";
 }
 
 void HeaderWriter::emitPresenceAccessors(MessageOp msg, FieldOp field) {
@@ -446,19 +718,41 @@ void HeaderWriter::emitPresenceAccessors(MessageOp msg, FieldOp field) {
     break;
   }
 
-  os << "\nstatic inline bool "
-     << cFunctionName(full, "has_" + fieldName.str())
-     << "(const " << name << " *m) {\n  return (" << word << " & " << mask
-     << ") != 0;\n}\n";
-  os << "static inline void " << cFunctionName(full, "set_" + fieldName.str())
-     << "(" << name << " *m, " << memberType(field) << "v) {\n  m->" << member
-     << " = v;\n  " << word << " |= " << mask << ";\n}\n";
-  os << "static inline void "
-     << cFunctionName(full, "clear_" + fieldName.str()) << "(" << name
-     << " *m) {\n  " << word << " &= ~" << mask << ";\n  " << zero << "\n}\n";
+  std::string has = cFunctionName(full, "has_" + fieldName.str());
+  std::string set = cFunctionName(full, "set_" + fieldName.str());
+  std::string clear = cFunctionName(full, "clear_" + fieldName.str());
+  for (const std::string &fn : {has, set, clear})
+    declareGlobal(fn, field, "accessor " + fn + " of " + describe(field));
+  os << "\nstatic inline bool " << has << "(const " << name
+     << " *m) {\n  return (" << word << " & " << mask << ") != 0;\n}\n";
+  os << "static inline void " << set << "(" << name << " *m, "
+     << memberType(field) << "v) {\n  m->" << member << " = v;\n  " << word
+     << " |= " << mask << ";\n}\n";
+  os << "static inline void " << clear << "(" << name << " *m) {\n  " << word
+     << " &= ~" << mask << ";\n  " << zero << "\n}\n";
 }
 
 LogicalResult pbc::emitHeader(ModuleOp module, StringRef protoFile,
                               llvm::raw_ostream &os) {
+  // Problems found here are about the schema (names that clash in C): print
+  // them like the front end's, `file.proto:LINE:COL: message`.
+  auto printLoc = [](llvm::raw_ostream &errs, Location loc) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+      errs << fileLoc.getFilename().getValue() << ':' << fileLoc.getLine()
+           << ':' << fileLoc.getColumn();
+    else
+      errs << loc;
+  };
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    llvm::raw_ostream &errs = llvm::errs();
+    printLoc(errs, diag.getLocation());
+    errs << ": " << diag << '\n';
+    for (Diagnostic &note : diag.getNotes()) {
+      printLoc(errs, note.getLocation());
+      errs << ": note: " << note << '\n';
+    }
+    errs.flush();
+    return success();
+  });
   return HeaderWriter(module, os).emit(protoFile);
 }

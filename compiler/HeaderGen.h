@@ -19,10 +19,14 @@ namespace pbc {
 
 /// Writes the C header for `protoFile` (a virtual name with a `proto.file`
 /// in `module`). The module must have been through the layout pass: every
-/// message has `size`, `align` and `presence_words`, every field `offset`
-/// and, when it has a presence bit, `presence_bit`. Emits an error on the
+/// message has `size`, `align`, `presence_words` and (map entries excepted)
+/// `unknown_offset`, every oneof `case_offset`, every field `offset` and,
+/// when it has a presence bit, `presence_bit`. Emits an error on the
 /// module and returns failure if it has not, or if `protoFile` or one of
-/// its imports is missing.
+/// its imports is missing. Two schema entities whose C names would clash
+/// (`a.B_C` and `a.B.C`, fields `default` and `default_`, a field `k_case`
+/// next to oneof `k`, ...) are reported protoc-style on stderr, each clash
+/// at the later entity, and fail without writing anything to `os`.
 mlir::LogicalResult emitHeader(mlir::ModuleOp module, llvm::StringRef protoFile,
                                llvm::raw_ostream &os);
 

@@ -34,3 +34,13 @@ config.substitutions.extend([
     ("%runtime_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test_asan")),
     ("%runtime_test", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test")),
 ])
+
+# The protobuf conformance suite's runner, built by scripts/conformance.sh
+# (scripts/test.sh always builds it).
+conformance_dir = os.path.join(config.pbc_src_root, "build", "conformance")
+if os.path.exists(os.path.join(conformance_dir, "conformance_test_runner")):
+    config.available_features.add("conformance-runner")
+config.substitutions.extend([
+    ("%conformance_runner", os.path.join(conformance_dir, "conformance_test_runner")),
+    ("%conformance_protos", os.path.join(conformance_dir, "protos")),
+])

@@ -520,8 +520,10 @@ private:
     Value msg = entry->getArgument(0);
     b.create<LLVM::MemsetOp>(loc, msg, cst(i8, 0), cst(i64, *m.getSize()),
                              /*isVolatile=*/false);
+    // Oneof members share one union: their defaults would overwrite each
+    // other, and an unset member is never written anyway.
     for (FieldOp field : m.getFields())
-      if (auto text = field.getDefaultValue())
+      if (auto text = field.getDefaultValue(); text && !field.getOneof())
         storeDefault(m, msg, field, *text);
     b.create<LLVM::ReturnOp>(loc, ValueRange());
   }
