@@ -17,3 +17,11 @@ const pbc_message_info *pbc_find_message(const char *full_name) {
   }
   return NULL;
 }
+
+size_t pbc_message_count(void) {
+  return (size_t)(__stop_pbc_msgs - __start_pbc_msgs);
+}
+
+const pbc_message_info *pbc_message_at(size_t i) {
+  return i < pbc_message_count() ? __start_pbc_msgs[i] : NULL;
+}

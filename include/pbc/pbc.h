@@ -112,6 +112,10 @@ typedef struct pbc_message_info {
  * is also declared in its header as `T_info`. */
 const pbc_message_info *pbc_find_message(const char *full_name);
 
+/* Every linked message, for generic tools: i from 0 to pbc_message_count()-1. */
+size_t pbc_message_count(void);
+const pbc_message_info *pbc_message_at(size_t i);
+
 /* T_decode with options (depth limit, required-field check); `options` may
  * be NULL for the defaults. */
 pbc_status pbc_decode(const pbc_message_info *info, void *m,
