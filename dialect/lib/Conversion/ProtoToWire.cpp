@@ -128,6 +128,7 @@ public:
       buildIsInitialized(m);
       buildSize(m);
       buildEncoder(m);
+      if (getenv("PBC_EXPERIMENTAL_WRITE")) buildWriter(m);
       buildDecoder(m);
       buildEntryPoints(m);
       infos.push_back(buildInfo(m));
@@ -402,11 +403,14 @@ private:
         .setResultAttr(0, LLVM::LLVMDialect::getZExtAttrName(), b.getUnitAttr());
     declare(fn(m, "encoded_size"), i64, {ptrTy});
     declare(internal(m, "enc"), ptrTy, {ptrTy, ptrTy});
+    declare(internal(m, "wr"), voidTy, {ptrTy, ptrTy, i64});
     declare(internal(m, "dec"), ptrTy, {ptrTy, ptrTy, ptrTy, ptrTy, i32});
     if (!generates(m))
       return;
     declare(fn(m, "decode"), i32, {ptrTy, ptrTy, i64, ptrTy});
     declare(fn(m, "encode"), i32, {ptrTy, ptrTy, i64, ptrTy});
+    declare(fn(m, "write"), i32, {ptrTy, ptrTy});
+    declare("pbc_writer_status", i32, {ptrTy});
     declare("pbc_rt_decode", i32,
             {ptrTy, ptrTy, i64, ptrTy, ptrTy, ptrTy, ptrTy});
     declare("pbc_rt_encode", i32, {ptrTy, ptrTy, i64, ptrTy, ptrTy, ptrTy});
@@ -912,6 +916,183 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
+  // T_write: to a scattered writer
+  //===--------------------------------------------------------------------===//
+
+  /// T_write(m, w) sizes the message once and hands it to pbc__T_wr:
+  /// when the writer's current chunk has room, the backwards encoder writes
+  /// straight into it; otherwise the fields go forwards through the writer,
+  /// each sub-message again through its own pbc__S_wr with the size the
+  /// parent already computed for its length prefix.
+  void buildWriter(MessageOp m) {
+    Block *entry = define(fn(m, "write"));
+    Value msg = entry->getArgument(0), w = entry->getArgument(1);
+    Value size = call(fn(m, "encoded_size"), msg);
+    call(internal(m, "wr"), {msg, w, size});
+    b.create<LLVM::ReturnOp>(loc, call("pbc_writer_status", w));
+
+    entry = define(internal(m, "wr"));
+    msg = entry->getArgument(0);
+    w = entry->getArgument(1);
+    size = entry->getArgument(2);
+    Value room = b.create<wire::ReserveOp>(loc, w, size);
+    b.create<scf::IfOp>(
+        loc, isNull(room),
+        [&](OpBuilder &, Location) {
+          writeFieldsForward(m, msg, w);
+          b.create<scf::YieldOp>(loc);
+        },
+        [&](OpBuilder &, Location) {
+          call(internal(m, "enc"), {msg, offsetPtr(room, size)});
+          b.create<scf::YieldOp>(loc);
+        });
+    b.create<LLVM::ReturnOp>(loc, ValueRange());
+  }
+
+  void writeTag(Value w, uint32_t tag) {
+    b.create<wire::WriteVarintOp>(loc, w, cst(i64, tag));
+  }
+
+  void writeValue(FieldType type, Value w, Value v) {
+    if (fixedWidth(type))
+      b.create<wire::WriteFixedOp>(loc, w, v);
+    else
+      b.create<wire::WriteVarintOp>(loc, w, toVarint(type, v));
+  }
+
+  void writeIf(Value cond, function_ref<void()> then) {
+    b.create<scf::IfOp>(loc, cond, [&](OpBuilder &, Location) {
+      then();
+      b.create<scf::YieldOp>(loc);
+    });
+  }
+
+  void writeString(FieldOp field, Value w, Value addr) {
+    Value len = load(i64, offsetPtr(addr, 8));
+    writeTag(w, makeTag(field, kLen));
+    b.create<wire::WriteVarintOp>(loc, w, len);
+    b.create<wire::WriteDataOp>(loc, w, load(ptrTy, addr), len);
+  }
+
+  void writeEmbedded(FieldOp field, Value w, Value sub) {
+    MessageOp type = messageOf(field);
+    Value size = call(fn(type, "encoded_size"), sub);
+    if (field.getType() == FieldType::Group) {
+      writeTag(w, makeTag(field, kStartGroup));
+      call(internal(type, "wr"), {sub, w, size});
+      writeTag(w, makeTag(field, kEndGroupWire));
+      return;
+    }
+    writeTag(w, makeTag(field, kLen));
+    b.create<wire::WriteVarintOp>(loc, w, size);
+    call(internal(type, "wr"), {sub, w, size});
+  }
+
+  /// The forwards twin of buildEncoder: same fields, same conditions,
+  /// ascending field numbers, unknown fields last.
+  void writeFieldsForward(MessageOp m, Value msg, Value w) {
+    SmallVector<FieldOp> fields(m.getFields());
+    llvm::sort(fields, [](FieldOp a, FieldOp b) {
+      return a.getNumber() < b.getNumber();
+    });
+    for (FieldOp field : fields)
+      writeFieldForward(msg, field, w);
+    if (m.keepsUnknownFields()) {
+      Value unknown = unknownAddr(msg, m);
+      b.create<wire::WriteDataOp>(loc, w, load(ptrTy, unknown),
+                                  load(i64, offsetPtr(unknown, 8)));
+    }
+  }
+
+  void writeFieldForward(Value msg, FieldOp field, Value w) {
+    Value addr = fieldAddr(msg, field);
+    FieldType type = field.getType();
+    if (field.isRepeated())
+      return writeRepeatedForward(field, addr, w);
+    if (field.isMessageLike()) {
+      Value sub = load(ptrTy, addr);
+      b.create<scf::IfOp>(
+          loc, isMessagePresent(msg, field, sub),
+          [&](OpBuilder &, Location) {
+            writeEmbedded(field, w, sub);
+            b.create<scf::YieldOp>(loc);
+          },
+          [&](OpBuilder &, Location) {
+            if (inMapEntry(field)) {
+              std::string empty = emptyEmbeddedBytes(field);
+              for (char c : empty)
+                b.create<wire::WriteVarintOp>(loc, w, cst(i64, uint8_t(c)));
+            }
+            b.create<scf::YieldOp>(loc);
+          });
+      return;
+    }
+    if (type == FieldType::String || type == FieldType::Bytes) {
+      Value len = load(i64, offsetPtr(addr, 8));
+      writeIf(isPresent(msg, field, len),
+              [&] { writeString(field, w, addr); });
+      return;
+    }
+    Value v = load(storageType(type), addr);
+    writeIf(isPresent(msg, field, v), [&] {
+      writeTag(w, makeTag(field, naturalWireType(type)));
+      writeValue(type, w, v);
+    });
+  }
+
+  /// Calls `body(element address)` for each element, first to last.
+  void forEachElement(FieldOp field, Value data, Value count,
+                      function_ref<void(Value)> body) {
+    int64_t esize = elementSize(field);
+    b.create<scf::ForOp>(
+        loc, cst(i64, 0), count, cst(i64, 1), ValueRange(),
+        [&](OpBuilder &, Location, Value i, ValueRange) {
+          body(offsetPtr(data, b.create<arith::MulIOp>(loc, i, cst(i64, esize))));
+          b.create<scf::YieldOp>(loc);
+        });
+  }
+
+  void writeRepeatedForward(FieldOp field, Value addr, Value w) {
+    FieldType type = field.getType();
+    Value data = load(ptrTy, addr);
+    Value count = load(i64, offsetPtr(addr, 8));
+    if (field.getPacked()) {
+      Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                          count, cst(i64, 0));
+      writeIf(any, [&] {
+        writeTag(w, makeTag(field, kLen));
+        if (int64_t width = fixedWidth(type)) {
+          Value len = b.create<arith::MulIOp>(loc, count, cst(i64, width));
+          b.create<wire::WriteVarintOp>(loc, w, len);
+          b.create<wire::WriteDataOp>(loc, w, data, len);
+          return;
+        }
+        Value len = sumElements(field, data, count, [&](Value elem) {
+          return valueSize(type, load(storageType(type), elem));
+        });
+        b.create<wire::WriteVarintOp>(loc, w, len);
+        forEachElement(field, data, count, [&](Value elem) {
+          writeValue(type, w, load(storageType(type), elem));
+        });
+      });
+      return;
+    }
+    forEachElement(field, data, count, [&](Value elem) {
+      switch (type) {
+      case FieldType::String:
+      case FieldType::Bytes:
+        return writeString(field, w, elem);
+      case FieldType::Message:
+      case FieldType::Group:
+        return writeEmbedded(field, w, elem);
+      default:
+        writeTag(w, makeTag(field, naturalWireType(type)));
+        writeValue(type, w, load(storageType(type), elem));
+      }
+    });
+  }
+
+  //===--------------------------------------------------------------------===//
   // pbc__T_dec: a loop around a switch on the tag
   //===--------------------------------------------------------------------===//
 
@@ -924,6 +1105,10 @@ private:
     Block *ret;     // ^ret(%pos): return %pos
     Value afterTag; // position after the tag just read
     Value tag;
+    /// Per field, in field-number order: the tag it usually arrives with and
+    /// the handler for it, which takes (tag start, position after the tag).
+    SmallVector<FieldOp> order;
+    llvm::DenseMap<Operation *, std::pair<uint32_t, Block *>> expected;
   };
 
   /// Continues at a new block when `p` is non-null, else jumps to fail.
@@ -948,6 +1133,33 @@ private:
 
   void continueAt(DecoderState &s, Value pos) {
     b.create<LLVM::BrOp>(loc, ValueRange{pos}, s.loop);
+  }
+
+  /// The in-order parse chain. Fields usually arrive in field-number order
+  /// and repeated ones in runs, so after `field` the decoder first checks
+  /// for the tag of `field` again (repeated) and then for the tag of the
+  /// next field, and jumps straight to its handler; only a miss goes back
+  /// through the loop's tag switch.
+  void continueAfter(DecoderState &s, FieldOp field, Value pos) {
+    SmallVector<FieldOp, 2> candidates;
+    if (field.isRepeated())
+      candidates.push_back(field);
+    auto it = llvm::find(s.order, field);
+    if (std::next(it) != s.order.end())
+      candidates.push_back(*std::next(it));
+    Region &body = *b.getBlock()->getParent();
+    for (FieldOp next : candidates) {
+      auto [tag, handler] = s.expected.lookup(next.getOperation());
+      std::string bytes = varintBytes(tag);
+      Value hit = b.create<wire::ExpectTagOp>(loc, pos, s.end,
+                                              b.getStringAttr(bytes));
+      Block *miss = newBlock(body);
+      Value afterTag = offsetPtr(pos, int64_t(bytes.size()));
+      b.create<LLVM::CondBrOp>(loc, hit, handler, ValueRange{pos, afterTag},
+                               miss, ValueRange());
+      b.setInsertionPointToStart(miss);
+    }
+    continueAt(s, pos);
   }
 
   Block *newBlock(Region &region) {
@@ -999,21 +1211,43 @@ private:
     checkNotNull(s, s.afterTag);
     Block *dispatch = b.getBlock();
 
+    // Every handler block exists before any is filled: the parse chain of
+    // one field jumps into another's.
+    Value dispatchTagStart = s.tagStart, dispatchAfterTag = s.afterTag;
     SmallVector<int32_t> caseTags;
     SmallVector<Block *> caseBlocks;
-    for (FieldOp field : m.getFields()) {
+    SmallVector<Handler> handlers;
+    s.order = m.getFields();
+    llvm::sort(s.order, [](FieldOp a, FieldOp b) {
+      return a.getNumber() < b.getNumber();
+    });
+    for (FieldOp field : s.order) {
+      uint32_t usual =
+          makeTag(field, field.getPacked() ? kLen
+                                           : naturalWireType(field.getType()));
       for (auto [tag, handler] : fieldHandlers(field)) {
         Block *block = newBlock(body);
-        b.setInsertionPointToStart(block);
-        handler(s);
+        block->addArguments({ptrTy, ptrTy}, {loc, loc});
         caseTags.push_back(static_cast<int32_t>(tag));
         caseBlocks.push_back(block);
+        handlers.push_back(handler);
+        if (tag == usual)
+          s.expected[field.getOperation()] = {tag, block};
       }
     }
+    for (auto [block, handler] : llvm::zip(caseBlocks, handlers)) {
+      b.setInsertionPointToStart(block);
+      s.tagStart = block->getArgument(0);
+      s.afterTag = block->getArgument(1);
+      handler(s);
+    }
+    s.tagStart = dispatchTagStart;
+    s.afterTag = dispatchAfterTag;
 
     Block *unknown = newBlock(body);
     b.setInsertionPointToEnd(dispatch);
-    SmallVector<ValueRange> caseOperands(caseBlocks.size(), ValueRange());
+    SmallVector<Value> positions = {s.tagStart, s.afterTag};
+    SmallVector<ValueRange> caseOperands(caseBlocks.size(), positions);
     b.create<LLVM::SwitchOp>(loc, s.tag, unknown, ValueRange(), caseTags,
                              caseBlocks, caseOperands);
 
@@ -1183,7 +1417,7 @@ private:
       store(v, appendElements(s, field, cst(i64, 1)));
     else
       storeSingular(s, field, v);
-    continueAt(s, next);
+    continueAfter(s, field, next);
   }
 
   /// A packed run of a repeated scalar field (accepted whatever the schema
@@ -1207,7 +1441,7 @@ private:
       Value dst = appendElements(s, field, count);
       b.create<LLVM::MemcpyOp>(loc, dst, start, len.getLength(),
                                /*isVolatile=*/false);
-      continueAt(s, runEnd);
+      continueAfter(s, field, runEnd);
       return;
     }
 
@@ -1215,14 +1449,16 @@ private:
     Block *element = newBlock(body);
     element->addArgument(ptrTy, loc);
     Block *read = newBlock(body);
+    Block *exit = newBlock(body);
     b.create<LLVM::BrOp>(loc, ValueRange{start}, element);
 
     b.setInsertionPointToStart(element);
     Value pos = element->getArgument(0);
     Value done = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos,
                                         runEnd);
-    b.create<LLVM::CondBrOp>(loc, done, s.loop, ValueRange{runEnd}, read,
-                             ValueRange());
+    b.create<LLVM::CondBrOp>(loc, done, exit, read);
+    b.setInsertionPointToStart(exit);
+    continueAfter(s, field, runEnd);
 
     b.setInsertionPointToStart(read);
     auto [next, v] = getScalar(s, type, pos, runEnd);
@@ -1244,7 +1480,7 @@ private:
     store(size, offsetPtr(addr, 8));
     if (!field.isRepeated())
       markPresent(s.msg, field);
-    continueAt(s, offsetPtr(data, size));
+    continueAfter(s, field, offsetPtr(data, size));
   }
 
   /// The sub-message a singular field points to, allocated and initialized
@@ -1303,7 +1539,7 @@ private:
     checkNotNull(s, next);
     if (field.isRepeated() && sub.getMapEntry())
       replaceDuplicateKey(s, field, sub);
-    continueAt(s, next);
+    continueAfter(s, field, next);
   }
 
   /// A map entry whose key is already in the map replaces that entry's value

@@ -337,6 +337,58 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
   }
 };
 
+/// One bounds check, then the tag's bytes as one little-endian integer.
+struct ExpectTagLowering : OpConversionPattern<ExpectTagOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpectTagOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    StringRef bytes = op.getBytes();
+    uint64_t word = 0;
+    for (size_t i = 0; i < bytes.size(); ++i)
+      word |= uint64_t(uint8_t(bytes[i])) << (8 * i);
+    Type wordTy = rw.getIntegerType(8 * bytes.size());
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *compare = e.newBlockBefore(done);
+    rw.setInsertionPointToEnd(before);
+    Value avail = e.ptrDiff(adaptor.getEnd(), adaptor.getPos());
+    Value enough = rw.create<LLVM::ICmpOp>(
+        e.loc, LLVM::ICmpPredicate::sge, avail, e.cst(e.i64, bytes.size()));
+    rw.create<LLVM::CondBrOp>(e.loc, enough, compare, ValueRange(), done,
+                              ValueRange{e.cst(e.i1, 0)});
+
+    rw.setInsertionPointToStart(compare);
+    Value loaded = rw.create<LLVM::LoadOp>(e.loc, wordTy, adaptor.getPos(),
+                                           /*alignment=*/1);
+    Value same = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::eq,
+                                         loaded, e.cst(wordTy, word));
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{same}, done);
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+/// A fixed value goes through a stack slot to pbc_writer_write.
+struct WriteFixedLowering : OpConversionPattern<WriteFixedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WriteFixedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Type type = adaptor.getValue().getType();
+    Value slot = e.entryAlloca(op, type);
+    rw.create<LLVM::StoreOp>(e.loc, adaptor.getValue(), slot);
+    e.callRuntime(op, "pbc_writer_write", LLVM::LLVMVoidType::get(rw.getContext()),
+                  {adaptor.getWriter(), slot,
+                   e.cst(e.i64, type.getIntOrFloatBitWidth() / 8)});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 /// Ops that are a runtime call, operands passed through.
 template <typename Op>
 struct RuntimeCallLowering : OpConversionPattern<Op> {
@@ -373,7 +425,8 @@ struct WireToLLVMPass : pbc::impl::WireToLLVMBase<WireToLLVMPass> {
                  ZigZagDecodeLowering, PutBytesLowering, PutVarintLowering,
                  PutFixedLowering, PutDataLowering,
                  ReadVarintLowering<GetTagOp>, ReadVarintLowering<GetVarintOp>,
-                 GetFixedLowering, GetLengthLowering>(ctx);
+                 GetFixedLowering, GetLengthLowering, WriteFixedLowering,
+                 ExpectTagLowering>(ctx);
     patterns.add<RuntimeCallLowering<SkipOp>>(ctx, "pbc_rt_skip");
     patterns.add<RuntimeCallLowering<FailOp>>(ctx, "pbc_rt_fail");
     patterns.add<RuntimeCallLowering<Utf8ValidOp>>(ctx, "pbc_rt_utf8_valid");
@@ -385,6 +438,10 @@ struct WireToLLVMPass : pbc::impl::WireToLLVMBase<WireToLLVMPass> {
     patterns.add<RuntimeCallLowering<KeepUnknownVarintOp>>(
         ctx, "pbc_rt_keep_unknown_varint");
     patterns.add<RuntimeCallLowering<BytesEqualOp>>(ctx, "pbc_rt_bytes_equal");
+    patterns.add<RuntimeCallLowering<ReserveOp>>(ctx, "pbc_writer_reserve");
+    patterns.add<RuntimeCallLowering<WriteVarintOp>>(ctx,
+                                                     "pbc_writer_write_varint");
+    patterns.add<RuntimeCallLowering<WriteDataOp>>(ctx, "pbc_writer_write");
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<WireDialect>();

@@ -1,5 +1,6 @@
 // proto-to-wire: specialized codec functions, constant tags, a tag switch.
 // RUN: pbc-opt %s -proto-to-wire | FileCheck %s
+// RUN: pbc-opt %s -proto-to-wire | FileCheck %s --check-prefix=HANDLERS
 // RUN: pbc-opt %s -proto-to-wire=files=other.proto | FileCheck %s --check-prefix=DECL
 
 proto.file "a.proto" package "" proto3 imports []
@@ -53,27 +54,46 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: wire.put_bytes %{{.*}}, "\08"
 // CHECK: llvm.return
 
-// The decoder: a loop around a switch on the whole tag. The packed field is
+// The decoder: a loop around a switch on the whole tag, with a handler per
+// (field, wire type) taking the tag's start and end. The packed field is
 // accepted in both forms (24 unpacked, 26 packed).
 // CHECK-LABEL: llvm.func @pbc__M_dec(
 // CHECK: ^bb1(%[[TAGSTART:.*]]: !llvm.ptr):
-// CHECK: wire.get_tag %arg3, %[[TAGSTART]]
-// CHECK: llvm.switch %{{.*}} : i32, ^[[UNKNOWN:bb[0-9]+]] [
-// CHECK-NEXT: 8: ^
-// CHECK-NEXT: 18: ^
+// CHECK: %[[NEXT:.*]], %[[TAG:.*]] = wire.get_tag %arg3, %[[TAGSTART]]
+// CHECK: llvm.switch %[[TAG]] : i32, ^[[UNKNOWN:bb[0-9]+]] [
+// CHECK-NEXT: 8: ^[[F1:bb[0-9]+]](%[[TAGSTART]], %[[NEXT]] : !llvm.ptr, !llvm.ptr),
+// CHECK-NEXT: 18: ^[[F2:bb[0-9]+]](%[[TAGSTART]], %[[NEXT]] : !llvm.ptr, !llvm.ptr),
 // CHECK-NEXT: 24: ^
-// CHECK-NEXT: 26: ^
+// CHECK-NEXT: 26: ^[[F3:bb[0-9]+]](
+// CHECK-NEXT: 33: ^[[F4:bb[0-9]+]](
 // CHECK-NEXT: 130: ^
-// CHECK-NEXT: 33: ^
+// The in-order chain: after field 1, expect field 2's tag and jump straight
+// to its handler.
+// CHECK: ^[[F1]](%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr):
+// CHECK: %[[AFTER1:.*]], %{{.*}} = wire.get_varint
+// CHECK: %[[HIT:.*]] = wire.expect_tag %[[AFTER1]], %arg2, "\12"
+// CHECK: %[[SKIPTAG:.*]] = llvm.getelementptr inbounds %[[AFTER1]][1]
+// CHECK: llvm.cond_br %[[HIT]], ^[[F2]](%[[AFTER1]], %[[SKIPTAG]] : !llvm.ptr, !llvm.ptr), ^
+// CHECK: ^[[F2]](
 // CHECK: wire.utf8_valid
 // CHECK: wire.fail %{{.*}}, 7
+// A repeated field expects itself first (its usual, packed tag), then the
+// next field.
 // CHECK: wire.grow %{{.*}}, 4
-// CHECK: wire.alloc %{{.*}}, 64
-// CHECK: llvm.call @M_init(
-// CHECK: wire.push
-// CHECK: llvm.call @pbc__M_dec(
-// CHECK: wire.pop
-// CHECK: wire.get_fixed %{{.*}} : i64
+// CHECK: wire.expect_tag %{{.*}}, %arg2, "\1A"
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.cond_br
+// CHECK-NEXT: {{^ *}}^bb
+// CHECK-NEXT: wire.expect_tag %{{.*}}, %arg2, "!"
+// The other handlers, in any order.
+// HANDLERS-LABEL: llvm.func @pbc__M_dec(
+// HANDLERS-DAG: wire.get_fixed %{{.*}} : i64
+// HANDLERS-DAG: wire.alloc %{{.*}}, 64
+// HANDLERS-DAG: llvm.call @M_init(
+// HANDLERS-DAG: wire.push
+// HANDLERS-DAG: llvm.call @pbc__M_dec(
+// HANDLERS-DAG: wire.pop
+// HANDLERS: llvm.func @M_decode(
 // Unknown fields: END_GROUP ends a group, anything else is skipped and
 // kept, from its tag to its end.
 // CHECK: ^[[UNKNOWN]]:

@@ -101,3 +101,18 @@ llvm.func @runtime_calls(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr, %tag: i3
   %5 = wire.fail %d, 7
   llvm.return
 }
+
+// expect_tag: one bounds check, then the tag bytes as one integer load.
+// CHECK-LABEL: llvm.func @expect_tag
+// CHECK: %[[AVAIL:.*]] = llvm.sub
+// CHECK: %[[ENOUGH:.*]] = llvm.icmp "sge" %[[AVAIL]], %{{.*}} : i64
+// CHECK: llvm.cond_br %[[ENOUGH]], ^[[CMP:bb[0-9]+]], ^[[DONE:bb[0-9]+]](%{{.*}} : i1)
+// CHECK: ^[[CMP]]:
+// CHECK: %[[WORD:.*]] = llvm.load %arg0 {alignment = 1 : i64} : !llvm.ptr -> i16
+// CHECK: %[[TAG:.*]] = llvm.mlir.constant(394 : i16)
+// CHECK: %[[SAME:.*]] = llvm.icmp "eq" %[[WORD]], %[[TAG]] : i16
+// CHECK: llvm.br ^[[DONE]](%[[SAME]] : i1)
+llvm.func @expect_tag(%p: !llvm.ptr, %end: !llvm.ptr) -> i1 {
+  %0 = wire.expect_tag %p, %end, "\8A\01"
+  llvm.return %0 : i1
+}

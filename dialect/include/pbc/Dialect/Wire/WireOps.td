@@ -131,6 +131,22 @@ def Wire_GetLengthOp : Wire_ReadOp<"get_length"> {
   let assemblyFormat = "$dec `,` $pos `,` $end attr-dict";
 }
 
+def Wire_ExpectTagOp : Wire_Op<"expect_tag", [MemoryEffects<[MemRead]>]> {
+  let summary = "do the next bytes hold this (constant) tag?";
+  let description = [{
+    The in-order parse chain: after a field, the decoder checks for the tag
+    of the field that usually follows and jumps straight to its code. The
+    tag is compared as one little-endian integer load, after one bounds
+    check; false near the end of the input.
+    ```mlir
+    %same = wire.expect_tag %pos, %end, "\12"
+    ```
+  }];
+  let arguments = (ins Wire_Ptr:$pos, Wire_Ptr:$end, StrAttr:$bytes);
+  let results = (outs I1:$matches);
+  let assemblyFormat = "$pos `,` $end `,` $bytes attr-dict";
+}
+
 def Wire_SkipOp : Wire_ReadOp<"skip"> {
   let summary = "skip the value of an unknown field whose tag was just read";
   let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end, I32:$tag);
@@ -215,6 +231,38 @@ def Wire_BytesEqualOp : Wire_Op<"bytes_equal", [MemoryEffects<[MemRead]>]> {
                        I64:$rhs_size);
   let results = (outs I1:$equal);
   let assemblyFormat = "$lhs `,` $lhs_size `,` $rhs `,` $rhs_size attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Writing forwards through a scattered writer (pbc_writer)
+//
+// T_write's slow path, for a message that does not fit in the writer's
+// current chunk: fields in order, each value possibly straddling chunks.
+//===----------------------------------------------------------------------===//
+
+def Wire_ReserveOp : Wire_Op<"reserve", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "$size contiguous bytes in the writer's current chunk, or null";
+  let arguments = (ins Wire_Ptr:$writer, I64:$size);
+  let results = (outs Wire_Ptr:$mem);
+  let assemblyFormat = "$writer `,` $size attr-dict";
+}
+
+def Wire_WriteVarintOp : Wire_Op<"write_varint", [MemoryEffects<[MemWrite]>]> {
+  let summary = "append a varint (tags too) to the writer";
+  let arguments = (ins Wire_Ptr:$writer, I64:$value);
+  let assemblyFormat = "$writer `,` $value attr-dict";
+}
+
+def Wire_WriteFixedOp : Wire_Op<"write_fixed", [MemoryEffects<[MemWrite]>]> {
+  let summary = "append a little-endian 4- or 8-byte value to the writer";
+  let arguments = (ins Wire_Ptr:$writer, Wire_Scalar:$value);
+  let assemblyFormat = "$writer `,` $value attr-dict `:` type($value)";
+}
+
+def Wire_WriteDataOp : Wire_Op<"write_data", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "append $size bytes from $data to the writer";
+  let arguments = (ins Wire_Ptr:$writer, Wire_Ptr:$data, I64:$size);
+  let assemblyFormat = "$writer `,` $data `,` $size attr-dict";
 }
 
 #endif // PBC_WIRE_OPS
