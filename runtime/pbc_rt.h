@@ -32,16 +32,18 @@ typedef struct pbc_decoder {
  *     every proto2 required field is set, in this message and the messages
  *     it holds.
  *   size_t T_encoded_size(const T *m);
- *   uint8_t *pbc__T_enc(const T *m, uint8_t *end);
+ *   uint8_t *pbc__T_enc(const T *m, uint8_t *end, uint8_t *limit);
  *     writes the encoding backwards so that it ends at `end`; returns its
- *     first byte. The caller guarantees T_encoded_size(m) bytes of room. */
+ *     first byte, or NULL when it would write below `limit` (a NULL limit:
+ *     unchecked, the caller guarantees T_encoded_size(m) bytes of room). */
 typedef void (*pbc_init_fn)(void *m);
 typedef bool (*pbc_check_fn)(const void *m);
 typedef const uint8_t *(*pbc_decode_fn)(void *m, const uint8_t *p,
                                         const uint8_t *end, pbc_decoder *d,
                                         uint32_t group_field);
 typedef size_t (*pbc_size_fn)(const void *m);
-typedef uint8_t *(*pbc_encode_fn)(const void *m, uint8_t *end);
+typedef uint8_t *(*pbc_encode_fn)(const void *m, uint8_t *end,
+                                   uint8_t *limit);
 
 /* Entry points behind T_decode and T_encode. A decode that parses
  * returns PBC_ERR_MISSING_REQUIRED when is_initialized(m) is false, as

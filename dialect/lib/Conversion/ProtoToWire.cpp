@@ -402,7 +402,7 @@ private:
     declare(fn(m, "is_initialized"), i1, {ptrTy})
         .setResultAttr(0, LLVM::LLVMDialect::getZExtAttrName(), b.getUnitAttr());
     declare(fn(m, "encoded_size"), i64, {ptrTy});
-    declare(internal(m, "enc"), ptrTy, {ptrTy, ptrTy});
+    declare(internal(m, "enc"), ptrTy, {ptrTy, ptrTy, ptrTy});
     declare(internal(m, "wr"), voidTy, {ptrTy, ptrTy, i64});
     declare(internal(m, "dec"), ptrTy, {ptrTy, ptrTy, ptrTy, ptrTy, i32});
     if (!generates(m))
@@ -758,37 +758,157 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
-  // pbc__T_enc: backwards, highest field number first
+  // pbc__T_enc(m, end, limit): backwards, highest field number first
   //===--------------------------------------------------------------------===//
+  //
+  // The encoder writes backwards from `end` and checks every write against
+  // `limit` (null: unchecked, the caller sized the buffer exactly), so
+  // T_encode needs no size pass: one walk, then a move to the buffer's start.
+  // The checks are cheap: one comparison per run of small fields against a
+  // bound that holds for any values (10 bytes per varint); only when that
+  // fails, near the front of the buffer, is the exact size computed. Failing
+  // returns null.
+
+  struct EncoderState {
+    Value msg, limit;
+    Block *fail;
+  };
 
   void buildEncoder(MessageOp m) {
     Block *entry = define(internal(m, "enc"));
-    Value msg = entry->getArgument(0);
+    EncoderState e{entry->getArgument(0), entry->getArgument(2), nullptr};
+    e.fail = newBlock(*entry->getParent());
+    b.setInsertionPointToStart(e.fail);
+    b.create<LLVM::ReturnOp>(loc, null());
+    b.setInsertionPointToEnd(entry);
+
     Value pos = entry->getArgument(1);
     // Unknown fields come last in the output: written first.
     if (m.keepsUnknownFields()) {
-      Value unknown = unknownAddr(msg, m);
-      pos = b.create<wire::PutDataOp>(loc, pos, load(ptrTy, unknown),
-                                      load(i64, offsetPtr(unknown, 8)));
+      Value unknown = unknownAddr(e.msg, m);
+      Value size = load(i64, offsetPtr(unknown, 8));
+      ensureRoom(e, pos, size, nullptr);
+      pos = b.create<wire::PutDataOp>(loc, pos, load(ptrTy, unknown), size);
     }
     SmallVector<FieldOp> fields(m.getFields());
     llvm::sort(fields, [](FieldOp a, FieldOp b) {
       return a.getNumber() > b.getNumber();
     });
-    for (FieldOp field : fields)
-      pos = encodeField(msg, field, pos);
+    for (size_t i = 0; i < fields.size();) {
+      size_t runEnd = i;
+      while (runEnd < fields.size() && isSmallScalar(fields[runEnd]))
+        ++runEnd;
+      if (runEnd > i) {
+        pos = encodeScalarRun(e, ArrayRef(fields).slice(i, runEnd - i), pos);
+        i = runEnd;
+        continue;
+      }
+      pos = encodeField(e, fields[i++], pos);
+    }
     b.create<LLVM::ReturnOp>(loc, pos);
   }
 
-  /// Emits `then(pos)` under `cond`, yielding the new position.
-  Value putIf(Value cond, Value pos, function_ref<Value(Value)> then) {
-    auto ifOp = b.create<scf::IfOp>(
-        loc, cond,
-        [&](OpBuilder &, Location) {
-          b.create<scf::YieldOp>(loc, then(pos));
-        },
-        [&](OpBuilder &, Location) { b.create<scf::YieldOp>(loc, pos); });
-    return ifOp.getResult(0);
+  /// Continues when `pos` has `bound` bytes of room above the limit, or, if
+  /// not, `exact()` bytes (computed only then); else fails.
+  void ensureRoom(EncoderState &e, Value pos, Value bound,
+                  function_ref<Value()> exact) {
+    Value room = ptrDiff(pos, e.limit);
+    Value ok =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, room, bound);
+    Region &body = *b.getBlock()->getParent();
+    Block *cont = newBlock(body);
+    if (!exact) {
+      b.create<LLVM::CondBrOp>(loc, ok, cont, e.fail);
+      b.setInsertionPointToStart(cont);
+      return;
+    }
+    Block *precise = newBlock(body);
+    b.create<LLVM::CondBrOp>(loc, ok, cont, precise);
+    b.setInsertionPointToStart(precise);
+    Value fits = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, room,
+                                         exact());
+    b.create<LLVM::CondBrOp>(loc, fits, cont, e.fail);
+    b.setInsertionPointToStart(cont);
+  }
+
+  /// `then(pos)` under `cond` (`otherwise(pos)` if given, else `pos`
+  /// unchanged); returns the position after.
+  Value putIf(Value cond, Value pos, function_ref<Value(Value)> then,
+              function_ref<Value(Value)> otherwise = nullptr) {
+    Region &body = *b.getBlock()->getParent();
+    Block *thenBlock = newBlock(body);
+    Block *elseBlock = otherwise ? newBlock(body) : nullptr;
+    Block *join = newBlock(body);
+    join->addArgument(ptrTy, loc);
+    if (otherwise)
+      b.create<LLVM::CondBrOp>(loc, cond, thenBlock, elseBlock);
+    else
+      b.create<LLVM::CondBrOp>(loc, cond, thenBlock, ValueRange(), join,
+                               ValueRange{pos});
+    b.setInsertionPointToStart(thenBlock);
+    b.create<LLVM::BrOp>(loc, ValueRange{then(pos)}, join);
+    if (otherwise) {
+      b.setInsertionPointToStart(elseBlock);
+      b.create<LLVM::BrOp>(loc, ValueRange{otherwise(pos)}, join);
+    }
+    b.setInsertionPointToStart(join);
+    return join->getArgument(0);
+  }
+
+  /// Singular fields whose encoding has a small constant bound: scalars and
+  /// enums outside map entries and oneofs.
+  bool isSmallScalar(FieldOp field) {
+    FieldType type = field.getType();
+    return !field.isRepeated() && !field.isMessageLike() &&
+           type != FieldType::String && type != FieldType::Bytes;
+  }
+
+  int64_t tagSize(FieldOp field, WireType wt) {
+    return varintBytes(makeTag(field, wt)).size();
+  }
+
+  /// The most bytes a scalar value takes.
+  int64_t maxValueSize(FieldType type) {
+    if (int64_t w = fixedWidth(type))
+      return w;
+    return type == FieldType::Bool ? 1 : 10;
+  }
+
+  /// A run of singular scalar fields: one room check for all of them.
+  Value encodeScalarRun(EncoderState &e, ArrayRef<FieldOp> run, Value pos) {
+    SmallVector<Value> values, present;
+    int64_t bound = 0;
+    for (FieldOp field : run) {
+      Value v = load(storageType(field.getType()), fieldAddr(e.msg, field));
+      values.push_back(v);
+      present.push_back(isPresent(e.msg, field, v));
+      bound += tagSize(field, naturalWireType(field.getType())) +
+               maxValueSize(field.getType());
+    }
+    ensureRoom(e, pos, cst(i64, bound), [&] {
+      Value exact = cst(i64, 0);
+      for (size_t i = 0; i < run.size(); ++i) {
+        FieldOp field = run[i];
+        FieldType type = field.getType();
+        Value size = b.create<arith::AddIOp>(
+            loc, valueSize(type, values[i]),
+            cst(i64, tagSize(field, naturalWireType(type))));
+        exact = b.create<arith::AddIOp>(
+            loc, exact,
+            b.create<arith::SelectOp>(loc, present[i], size, cst(i64, 0)));
+      }
+      return exact;
+    });
+    for (size_t i = 0; i < run.size(); ++i) {
+      FieldOp field = run[i];
+      FieldType type = field.getType();
+      Value v = values[i];
+      pos = putIf(present[i], pos, [&](Value q) {
+        q = putValue(type, q, v);
+        return putTag(q, makeTag(field, naturalWireType(type)));
+      });
+    }
+    return pos;
   }
 
   /// The encoding of an empty sub-message: tag and zero length, or the
@@ -800,61 +920,83 @@ private:
     return varintBytes(makeTag(field, kLen)) + std::string(1, '\0');
   }
 
-  /// Writes a sub-message held at `sub` with its tag and length (or its
-  /// start/end group tags).
-  Value putEmbedded(FieldOp field, Value sub, Value pos) {
-    std::string enc = internal(messageOf(field), "enc");
-    if (field.getType() == FieldType::Group) {
-      pos = putTag(pos, makeTag(field, kEndGroupWire));
-      pos = call(enc, {sub, pos});
-      return putTag(pos, makeTag(field, kStartGroup));
-    }
-    Value start = call(enc, {sub, pos});
-    Value len = ptrDiff(pos, start);
-    pos = b.create<wire::PutVarintOp>(loc, start, len);
-    return putTag(pos, makeTag(field, kLen));
+  Value putConstant(EncoderState &e, Value pos, StringRef bytes) {
+    ensureRoom(e, pos, cst(i64, bytes.size()), nullptr);
+    return b.create<wire::PutBytesOp>(loc, pos, b.getStringAttr(bytes));
   }
 
-  Value putString(FieldOp field, Value addr, Value pos) {
-    Value data = load(ptrTy, addr);
-    Value len = load(i64, offsetPtr(addr, 8));
-    pos = b.create<wire::PutDataOp>(loc, pos, data, len);
+  /// A varint length and a tag in front of a payload that starts at `pos`.
+  Value putLengthAndTag(EncoderState &e, FieldOp field, Value pos, Value len) {
+    int64_t tag = tagSize(field, kLen);
+    ensureRoom(e, pos, cst(i64, tag + 10), [&] {
+      return b.create<arith::AddIOp>(
+          loc, b.create<wire::VarintSizeOp>(loc, len), cst(i64, tag));
+    });
     pos = b.create<wire::PutVarintOp>(loc, pos, len);
     return putTag(pos, makeTag(field, kLen));
   }
 
-  Value encodeField(Value msg, FieldOp field, Value pos) {
-    Value addr = fieldAddr(msg, field);
+  /// Writes a sub-message held at `sub` with its tag and length (or its
+  /// start/end group tags). The sub-message checks its own room.
+  Value putEmbedded(EncoderState &e, FieldOp field, Value sub, Value pos) {
+    std::string enc = internal(messageOf(field), "enc");
+    if (field.getType() == FieldType::Group) {
+      pos = putConstant(e, pos, varintBytes(makeTag(field, kEndGroupWire)));
+      pos = call(enc, {sub, pos, e.limit});
+      failIfNull(e, pos);
+      return putConstant(e, pos, varintBytes(makeTag(field, kStartGroup)));
+    }
+    Value start = call(enc, {sub, pos, e.limit});
+    failIfNull(e, start);
+    return putLengthAndTag(e, field, start, ptrDiff(pos, start));
+  }
+
+  void failIfNull(EncoderState &e, Value p) {
+    Block *cont = newBlock(*b.getBlock()->getParent());
+    b.create<LLVM::CondBrOp>(loc, isNull(p), e.fail, cont);
+    b.setInsertionPointToStart(cont);
+  }
+
+  Value putString(EncoderState &e, FieldOp field, Value addr, Value pos) {
+    Value data = load(ptrTy, addr);
+    Value len = load(i64, offsetPtr(addr, 8));
+    ensureRoom(e, pos, len, nullptr);
+    pos = b.create<wire::PutDataOp>(loc, pos, data, len);
+    return putLengthAndTag(e, field, pos, len);
+  }
+
+  /// A scalar with its tag, room checked (repeated elements).
+  Value putScalar(EncoderState &e, FieldOp field, Value v, Value pos) {
+    FieldType type = field.getType();
+    WireType wt = naturalWireType(type);
+    int64_t tag = tagSize(field, wt);
+    ensureRoom(e, pos, cst(i64, tag + maxValueSize(type)), [&] {
+      return b.create<arith::AddIOp>(loc, valueSize(type, v), cst(i64, tag));
+    });
+    pos = putValue(type, pos, v);
+    return putTag(pos, makeTag(field, wt));
+  }
+
+  Value encodeField(EncoderState &e, FieldOp field, Value pos) {
+    Value addr = fieldAddr(e.msg, field);
     FieldType type = field.getType();
     if (field.isRepeated())
-      return encodeRepeated(field, addr, pos);
+      return encodeRepeated(e, field, addr, pos);
     if (field.isMessageLike()) {
       Value sub = load(ptrTy, addr);
-      auto ifOp = b.create<scf::IfOp>(
-          loc, isMessagePresent(msg, field, sub),
-          [&](OpBuilder &, Location) {
-            b.create<scf::YieldOp>(loc, putEmbedded(field, sub, pos));
-          },
-          [&](OpBuilder &, Location) {
-            // A map entry always writes its value: empty when unset.
-            Value p = pos;
-            if (inMapEntry(field))
-              p = b.create<wire::PutBytesOp>(
-                  loc, pos, b.getStringAttr(emptyEmbeddedBytes(field)));
-            b.create<scf::YieldOp>(loc, p);
-          });
-      return ifOp.getResult(0);
+      Value present = isMessagePresent(e.msg, field, sub);
+      auto put = [&](Value p) { return putEmbedded(e, field, sub, p); };
+      if (!inMapEntry(field))
+        return putIf(present, pos, put);
+      // A map entry always writes its value: empty when unset.
+      return putIf(present, pos, put, [&](Value p) {
+        return putConstant(e, p, emptyEmbeddedBytes(field));
+      });
     }
-    if (type == FieldType::String || type == FieldType::Bytes) {
-      Value len = load(i64, offsetPtr(addr, 8));
-      return putIf(isPresent(msg, field, len), pos,
-                   [&](Value p) { return putString(field, addr, p); });
-    }
-    Value v = load(storageType(type), addr);
-    return putIf(isPresent(msg, field, v), pos, [&](Value p) {
-      p = putValue(type, p, v);
-      return putTag(p, makeTag(field, naturalWireType(type)));
-    });
+    assert(type == FieldType::String || type == FieldType::Bytes);
+    Value len = load(i64, offsetPtr(addr, 8));
+    return putIf(isPresent(e.msg, field, len), pos,
+                 [&](Value p) { return putString(e, field, addr, p); });
   }
 
   /// Calls `body(element address, pos)` for the elements of a repeated
@@ -863,18 +1005,34 @@ private:
                                 Value pos,
                                 function_ref<Value(Value, Value)> body) {
     int64_t esize = elementSize(field);
-    auto loop = b.create<scf::ForOp>(
-        loc, cst(i64, 0), count, cst(i64, 1), ValueRange{pos},
-        [&](OpBuilder &, Location, Value i, ValueRange p) {
-          Value last = b.create<arith::SubIOp>(loc, count, cst(i64, 1));
-          Value j = b.create<arith::SubIOp>(loc, last, i);
-          Value off = b.create<arith::MulIOp>(loc, j, cst(i64, esize));
-          b.create<scf::YieldOp>(loc, body(offsetPtr(data, off), p[0]));
-        });
-    return loop.getResult(0);
+    Region &region = *b.getBlock()->getParent();
+    Block *header = newBlock(region);
+    header->addArguments({i64, ptrTy}, {loc, loc});
+    Block *bodyBlock = newBlock(region);
+    Block *exit = newBlock(region);
+    exit->addArgument(ptrTy, loc);
+    b.create<LLVM::BrOp>(loc, ValueRange{count, pos}, header);
+
+    b.setInsertionPointToStart(header);
+    Value left = header->getArgument(0);
+    Value p = header->getArgument(1);
+    Value more = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, left,
+                                         cst(i64, 0));
+    b.create<LLVM::CondBrOp>(loc, more, bodyBlock, ValueRange(), exit,
+                             ValueRange{p});
+
+    b.setInsertionPointToStart(bodyBlock);
+    Value j = b.create<arith::SubIOp>(loc, left, cst(i64, 1));
+    Value elem =
+        offsetPtr(data, b.create<arith::MulIOp>(loc, j, cst(i64, esize)));
+    Value next = body(elem, p);
+    b.create<LLVM::BrOp>(loc, ValueRange{j, next}, header);
+
+    b.setInsertionPointToStart(exit);
+    return exit->getArgument(0);
   }
 
-  Value encodeRepeated(FieldOp field, Value addr, Value pos) {
+  Value encodeRepeated(EncoderState &e, FieldOp field, Value addr, Value pos) {
     FieldType type = field.getType();
     Value data = load(ptrTy, addr);
     Value count = load(i64, offsetPtr(addr, 8));
@@ -884,18 +1042,20 @@ private:
                                           count, cst(i64, 0));
       return putIf(any, pos, [&](Value end) {
         Value start;
-        if (fixedWidth(type)) {
-          Value len = b.create<arith::MulIOp>(
-              loc, count, cst(i64, fixedWidth(type)));
+        if (int64_t w = fixedWidth(type)) {
+          Value len = b.create<arith::MulIOp>(loc, count, cst(i64, w));
+          ensureRoom(e, end, len, nullptr);
           start = b.create<wire::PutDataOp>(loc, end, data, len);
         } else {
           start = forEachElementBackwards(
               field, data, count, end, [&](Value elem, Value p) {
-                return putValue(type, p, load(storageType(type), elem));
+                Value v = load(storageType(type), elem);
+                ensureRoom(e, p, cst(i64, maxValueSize(type)),
+                           [&] { return valueSize(type, v); });
+                return putValue(type, p, v);
               });
         }
-        Value p = b.create<wire::PutVarintOp>(loc, start, ptrDiff(end, start));
-        return putTag(p, makeTag(field, kLen));
+        return putLengthAndTag(e, field, start, ptrDiff(end, start));
       });
     }
 
@@ -904,13 +1064,12 @@ private:
           switch (type) {
           case FieldType::String:
           case FieldType::Bytes:
-            return putString(field, elem, p);
+            return putString(e, field, elem, p);
           case FieldType::Message:
           case FieldType::Group:
-            return putEmbedded(field, elem, p);
+            return putEmbedded(e, field, elem, p);
           default:
-            p = putValue(type, p, load(storageType(type), elem));
-            return putTag(p, makeTag(field, naturalWireType(type)));
+            return putScalar(e, field, load(storageType(type), elem), p);
           }
         });
   }
@@ -943,7 +1102,8 @@ private:
           b.create<scf::YieldOp>(loc);
         },
         [&](OpBuilder &, Location) {
-          call(internal(m, "enc"), {msg, offsetPtr(room, size)});
+          // Sized exactly: no room checks (null limit).
+          call(internal(m, "enc"), {msg, offsetPtr(room, size), null()});
           b.create<scf::YieldOp>(loc);
         });
     b.create<LLVM::ReturnOp>(loc, ValueRange());

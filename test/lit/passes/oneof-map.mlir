@@ -49,10 +49,9 @@ proto.message @O.MEntry file "o.proto" map_entry {
 // Encode: a map entry writes key and value always; an unset message value
 // is written empty (tag 0x12, length 0).
 // CHECK-LABEL: llvm.func @pbc__O_MEntry_enc(
-// CHECK-NOT: wire.put_data %arg1
-// CHECK: } else {
+// CHECK: llvm.cond_br %{{.*}}, ^{{.*}}, ^[[ABSENT:bb[0-9]+]]
+// CHECK: ^[[ABSENT]]:
 // CHECK: wire.put_bytes %arg1, "\12\00"
-// CHECK: %true
 // CHECK: wire.put_data
 
 // The map entry keeps no unknown fields: unknown tags are only skipped.

@@ -35,19 +35,30 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: wire.varint_size
 // CHECK: llvm.call @M_encoded_size(
 
-// The encoder writes backwards, highest field number first, each value
-// before its constant tag.
-// CHECK-LABEL: llvm.func @pbc__M_enc(
+// The encoder writes backwards from %arg1, highest field number first, each
+// value before its constant tag, and checks its room against the limit
+// %arg2: one comparison against a bound good for any value, the exact size
+// only when that fails.
+// CHECK-LABEL: llvm.func @pbc__M_enc(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr) -> !llvm.ptr
 // Unknown fields last in the output, so first written.
 // CHECK: %[[UNKNOWN:.*]] = llvm.getelementptr inbounds %arg0[48]
 // CHECK: wire.put_data %arg1, %{{.*}}, %{{.*}}
-// CHECK: llvm.call @pbc__M_enc(
+// The sub-message (field 16) checks its own room; then its length and tag:
+// at most 12 bytes, exactly varint_size + 2.
+// CHECK: llvm.call @pbc__M_enc(%{{.*}}, %{{.*}}, %arg2)
+// CHECK: %[[C12:.*]] = arith.constant 12 : i64
+// CHECK: %[[ROOM:.*]] = arith.subi
+// CHECK: arith.cmpi sge, %[[ROOM]], %[[C12]]
 // CHECK: wire.put_varint
 // CHECK: wire.put_bytes %{{.*}}, "\82\01"
+// CHECK: wire.varint_size
+// Field 4, fixed64 (its 9-byte bound was checked before the sub-message's
+// blocks in the output).
 // CHECK: wire.put_fixed %{{.*}} : i64
 // CHECK: wire.put_bytes %{{.*}}, "!"
-// CHECK: scf.for
+// The packed field: a loop over the elements, last first, each checked.
 // CHECK: wire.zigzag_encode
+// CHECK: wire.put_varint
 // CHECK: wire.put_bytes %{{.*}}, "\1A"
 // CHECK: wire.put_data
 // CHECK: wire.put_bytes %{{.*}}, "\12"

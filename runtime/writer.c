@@ -1,0 +1,376 @@
+/* The scattered writer's slow paths: crossing chunk boundaries, lengths
+ * that straddle or whose chunk was handed off (patches), finalizing open
+ * children, errors. The fast paths are the inline functions in
+ * pbc/writer.h; everything here runs at most once per chunk or per call
+ * that did not fit. */
+#include <string.h>
+
+#include "pbc/pbc.h"
+#include "pbc/writer.h"
+
+/* Records the first error; from now on nothing fits, so every append takes
+ * a slow path, which drops it. */
+static void fail(pbc_writer *w, pbc_status s) {
+  if (w->status == PBC_OK) w->status = s;
+  w->end = w->cur;
+}
+
+static bool is_open(const pbc_writer *w, const pbc_msg *m) {
+  return m <= w->top;
+}
+
+static bool is_root(const pbc_writer *w, const pbc_msg *m) {
+  return m == &w->stack[0];
+}
+
+void pbc_writer_init(pbc_writer *w, const pbc_writer_delegate *delegate) {
+  memset(w, 0, sizeof *w);
+  w->delegate = *delegate;
+  w->chunk_id = UINT32_MAX; /* so the first chunk is id 0 */
+  for (size_t i = 0; i < sizeof w->stack / sizeof w->stack[0]; i++)
+    w->stack[i].writer = w;
+  w->top = &w->stack[0];
+}
+
+pbc_status pbc_writer_status(const pbc_writer *w) { return w->status; }
+
+/* The slow-path view of m's reserved length bytes, which lie contiguous at
+ * m->size_field in the current chunk. */
+static void record_size_location(pbc_writer *w, pbc_msg *m) {
+  m->size_chunk = w->chunk_id;
+  m->size_offset = (uint32_t)(m->size_field - w->chunk_begin);
+  for (int i = 0; i < 4; i++) {
+    m->size_at[i] = m->size_field + i;
+    m->size_chunk_delta[i] = 0;
+  }
+}
+
+/* The writer leaves the current chunk: open messages whose length bytes are
+ * in it remember where (finalize may have to patch them), and when the
+ * delegate has committed everything before the next chunk, their lengths
+ * can only go out as patches. */
+static void leave_chunk(pbc_writer *w) {
+  uintptr_t lo = (uintptr_t)w->chunk_begin, hi = (uintptr_t)w->end;
+  for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
+    uintptr_t at = (uintptr_t)m->size_field;
+    if (m->size_field != NULL && at >= lo && at < hi)
+      record_size_location(w, m);
+  }
+}
+
+static void commit_open_sizes(pbc_writer *w) {
+  for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) m->size_field = NULL;
+}
+
+/* Asks the delegate for the next chunk; the current one is full. */
+static bool next_chunk(pbc_writer *w) {
+  if (w->status != PBC_OK) return false;
+  if (w->chunk_id == UINT32_MAX - 1) {
+    fail(w, PBC_ERR_TOO_LARGE); /* chunk ids would wrap */
+    return false;
+  }
+  if (w->chunk_begin != NULL) leave_chunk(w);
+  uint32_t id = w->chunk_id + 1;
+  uint8_t *begin = NULL, *end = NULL;
+  bool committed = false;
+  if (!w->delegate.get_new_buffer(w->delegate.ctx, id, &begin, &end,
+                                  &committed) ||
+      begin == NULL || end <= begin) {
+    fail(w, PBC_ERR_OUT_OF_MEMORY);
+    return false;
+  }
+  uint64_t pos = pbc_writer_position(w);
+  w->chunk_id = id;
+  w->chunk_begin = begin;
+  w->cur = begin;
+  w->end = end;
+  w->base = pos - (uint64_t)(uintptr_t)begin;
+  if (committed && w->delegate.patch != NULL) {
+    w->first_live = id;
+    commit_open_sizes(w);
+  }
+  return true;
+}
+
+uint8_t *pbc_writer_reserve(pbc_writer *w, size_t n) {
+  if ((size_t)(w->end - w->cur) < n) return NULL;
+  uint8_t *p = w->cur;
+  w->cur += n;
+  return p;
+}
+
+void pbc_writer_write(pbc_writer *w, const void *data, size_t n) {
+  const uint8_t *src = data;
+  while (n > 0) {
+    if (w->cur == w->end && !next_chunk(w)) return;
+    size_t room = (size_t)(w->end - w->cur);
+    size_t k = n < room ? n : room;
+    memcpy(w->cur, src, k);
+    w->cur += k;
+    src += k;
+    n -= k;
+  }
+}
+
+void pbc_writer_write_varint(pbc_writer *w, uint64_t v) {
+  uint8_t buf[10];
+  size_t n = (size_t)(pbc__put_varint(buf, v) - buf);
+  if ((size_t)(w->end - w->cur) >= n) {
+    memcpy(w->cur, buf, n);
+    w->cur += n;
+    return;
+  }
+  pbc_writer_write(w, buf, n);
+}
+
+static void write_tag(pbc_writer *w, uint64_t tag, unsigned tag_len) {
+  uint8_t buf[8];
+  if (tag_len == 0) return;
+  pbc__put_tag(buf, tag, tag_len);
+  pbc_writer_write(w, buf, tag_len);
+}
+
+/* ---- Messages -------------------------------------------------------------- */
+
+/* Sends `n` length bytes starting at byte `i` of m's reserved bytes, all in
+ * committed chunk `chunk`, to the delegate. */
+static void patch_bytes(pbc_writer *w, const pbc_msg *m, const uint8_t *bytes,
+                        int i, int n, uint32_t chunk) {
+  /* Byte i is the first of its chunk unless that is the first byte's chunk. */
+  size_t offset = m->size_chunk_delta[i] == 0 ? m->size_offset + (size_t)i : 0;
+  w->delegate.patch(w->delegate.ctx, chunk, offset, bytes + i, (size_t)n);
+}
+
+/* Back-fills m's length through size_at: directly into chunks the writer
+ * still holds, as patches for the committed ones. */
+static void store_size_slow(pbc_writer *w, pbc_msg *m, uint32_t size) {
+  uint8_t bytes[4];
+  pbc__put_redundant_size(bytes, size);
+  int i = 0;
+  while (i < 4) {
+    uint32_t chunk = m->size_chunk + m->size_chunk_delta[i];
+    int n = 1;
+    while (i + n < 4 && m->size_chunk_delta[i + n] == m->size_chunk_delta[i])
+      n++;
+    if (chunk >= w->first_live) {
+      for (int k = i; k < i + n; k++) *m->size_at[k] = bytes[k];
+    } else {
+      patch_bytes(w, m, bytes, i, n, chunk);
+    }
+    i += n;
+  }
+}
+
+/* Ends the innermost open message m. */
+static size_t finalize_top(pbc_writer *w, pbc_msg *m) {
+  uint64_t size = pbc_writer_position(w) - m->start;
+  if (is_root(w, m)) return w->status == PBC_OK ? (size_t)size : SIZE_MAX;
+  w->top = m - 1;
+  if (m->end_tag != 0) {
+    pbc_writer_write_varint(w, m->end_tag);
+  } else if (size > PBC_MAX_NESTED_SIZE) {
+    fail(w, PBC_ERR_TOO_LARGE);
+  } else if (w->status == PBC_OK) {
+    if (m->size_field != NULL)
+      pbc__put_redundant_size(m->size_field, (uint32_t)size);
+    else
+      store_size_slow(w, m, (uint32_t)size);
+  }
+  return w->status == PBC_OK ? (size_t)size : SIZE_MAX;
+}
+
+/* Makes m the innermost open message by finalizing its open children.
+ * False when the write must be dropped (an error, or m was finalized). */
+static bool make_top(pbc_msg *m) {
+  pbc_writer *w = m->writer;
+  if (!is_open(w, m)) return false;
+  while (w->top != m) finalize_top(w, w->top);
+  return w->status == PBC_OK;
+}
+
+size_t pbc__msg_finalize_slow(pbc_msg *m) {
+  pbc_writer *w = m->writer;
+  if (!is_open(w, m)) return SIZE_MAX;
+  while (w->top != m) finalize_top(w, w->top);
+  return finalize_top(w, m);
+}
+
+pbc_status pbc_writer_finish(pbc_writer *w) {
+  pbc__msg_finalize_slow(&w->stack[0]);
+  return w->status;
+}
+
+void pbc__msg_varint_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
+                          uint64_t v) {
+  if (!make_top(m)) return;
+  write_tag(m->writer, tag, tag_len);
+  pbc_writer_write_varint(m->writer, v);
+}
+
+void pbc__msg_fixed_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
+                         uint64_t v, unsigned size) {
+  uint8_t buf[8];
+  if (!make_top(m)) return;
+  pbc__store_le64(buf, v);
+  write_tag(m->writer, tag, tag_len);
+  pbc_writer_write(m->writer, buf, size);
+}
+
+void pbc__msg_bytes_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
+                         const void *data, size_t size) {
+  if (!make_top(m)) return;
+  /* Parsers read lengths as int32: a longer value could not be read back. */
+  if (size > INT32_MAX) {
+    fail(m->writer, PBC_ERR_TOO_LARGE);
+    return;
+  }
+  write_tag(m->writer, tag, tag_len);
+  pbc_writer_write_varint(m->writer, size);
+  pbc_writer_write(m->writer, data, size);
+}
+
+void pbc__msg_raw_slow(pbc_msg *m, const void *data, size_t size) {
+  if (!make_top(m)) return;
+  pbc_writer_write(m->writer, data, size);
+}
+
+/* Reserves the 4 length bytes of `child`, which may straddle chunks. */
+static bool reserve_size(pbc_writer *w, pbc_msg *child) {
+  if ((size_t)(w->end - w->cur) >= 4) {
+    child->size_field = w->cur;
+    w->cur += 4;
+    return true;
+  }
+  child->size_field = NULL;
+  for (int i = 0; i < 4; i++) {
+    if (w->cur == w->end && !next_chunk(w)) return false;
+    if (i == 0) {
+      child->size_chunk = w->chunk_id;
+      child->size_offset = (uint32_t)(w->cur - w->chunk_begin);
+    }
+    child->size_at[i] = w->cur;
+    child->size_chunk_delta[i] = (uint8_t)(w->chunk_id - child->size_chunk);
+    *w->cur++ = 0; /* a placeholder until finalize */
+  }
+  return true;
+}
+
+pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
+                             uint32_t end_tag) {
+  pbc_writer *w = m->writer;
+  pbc_msg *sink = &w->stack[PBC_WRITER_MAX_DEPTH + 1];
+  if (!make_top(m)) return sink;
+  if (m == &w->stack[PBC_WRITER_MAX_DEPTH]) {
+    fail(w, PBC_ERR_DEPTH_LIMIT);
+    return sink;
+  }
+  pbc_msg *child = m + 1;
+  write_tag(w, tag, tag_len);
+  child->end_tag = end_tag;
+  if (end_tag != 0) {
+    child->size_field = NULL;
+  } else if (!reserve_size(w, child)) {
+    return sink;
+  }
+  if (w->status != PBC_OK) return sink;
+  child->start = pbc_writer_position(w);
+  w->top = child;
+  return child;
+}
+
+/* ---- Packed runs ------------------------------------------------------------ */
+
+static size_t varint_size(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
+/* Element i of a packed array as the varint (or fixed value) it becomes. */
+static uint64_t packed_value(pbc_packed_kind kind, const void *values,
+                             size_t i) {
+  switch (kind) {
+  case PBC_PACKED_INT32: return (uint64_t)(int64_t)((const int32_t *)values)[i];
+  case PBC_PACKED_INT64: return ((const uint64_t *)values)[i];
+  case PBC_PACKED_UINT32: return ((const uint32_t *)values)[i];
+  case PBC_PACKED_SINT32: return pbc_zigzag32(((const int32_t *)values)[i]);
+  case PBC_PACKED_SINT64: return pbc_zigzag64(((const int64_t *)values)[i]);
+  case PBC_PACKED_BOOL: return ((const bool *)values)[i] ? 1 : 0;
+  case PBC_PACKED_FIXED32: return ((const uint32_t *)values)[i];
+  case PBC_PACKED_FIXED64: return ((const uint64_t *)values)[i];
+  }
+  return 0;
+}
+
+static unsigned fixed_width(pbc_packed_kind kind) {
+  return kind == PBC_PACKED_FIXED32 ? 4 : kind == PBC_PACKED_FIXED64 ? 8 : 0;
+}
+
+/* The payload size of a packed run; false when it is not representable
+ * as a length (2 GiB or more). */
+static bool packed_size(pbc_packed_kind kind, const void *values,
+                        size_t count, uint64_t *out) {
+  unsigned width = fixed_width(kind);
+  if (width != 0) {
+    if (count > INT32_MAX / width) return false;
+    *out = (uint64_t)count * width;
+    return true;
+  }
+  uint64_t total = 0;
+  for (size_t i = 0; i < count; i++) {
+    total += varint_size(packed_value(kind, values, i));
+    if (total > INT32_MAX) return false;
+  }
+  *out = total;
+  return true;
+}
+
+/* Writes the values, element by element through the writer (they may
+ * straddle), or in one go when they fit the current chunk. */
+static void write_packed_values(pbc_writer *w, pbc_packed_kind kind,
+                                const void *values, size_t count,
+                                uint64_t size) {
+  unsigned width = fixed_width(kind);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* The array already is the wire form. */
+  if (width != 0) {
+    pbc_writer_write(w, values, (size_t)size);
+    return;
+  }
+#endif
+  uint8_t *p = pbc_writer_reserve(w, (size_t)size);
+  for (size_t i = 0; i < count; i++) {
+    uint64_t v = packed_value(kind, values, i);
+    if (p != NULL) {
+      if (width == 4) pbc__store_le32(p, (uint32_t)v), p += 4;
+      else if (width == 8) pbc__store_le64(p, v), p += 8;
+      else p = pbc__put_varint(p, v);
+    } else if (width != 0) {
+      uint8_t buf[8];
+      pbc__store_le64(buf, v);
+      pbc_writer_write(w, buf, width);
+    } else {
+      pbc_writer_write_varint(w, v);
+    }
+  }
+}
+
+void pbc_msg_append_tag_packed(pbc_msg *m, uint64_t tag, unsigned tag_len,
+                               pbc_packed_kind kind, const void *values,
+                               size_t count) {
+  /* An empty packed run is nothing, as libprotobuf writes it. */
+  if (count == 0) return;
+  if (!make_top(m)) return;
+  pbc_writer *w = m->writer;
+  uint64_t size;
+  if (!packed_size(kind, values, count, &size)) {
+    fail(w, PBC_ERR_TOO_LARGE);
+    return;
+  }
+  write_tag(w, tag, tag_len);
+  pbc_writer_write_varint(w, size);
+  write_packed_values(w, kind, values, count, size);
+}
