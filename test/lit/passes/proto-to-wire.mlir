@@ -127,7 +127,7 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // Messages of files not selected are only declared.
 // DECL: llvm.func @M_init(!llvm.ptr)
 // DECL: llvm.func @M_encoded_size(!llvm.ptr) -> i64
-// DECL: llvm.func @pbc__M_enc(!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// DECL: llvm.func @pbc__M_enc(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
 // DECL: llvm.func @pbc__M_dec(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> !llvm.ptr
 // DECL-NOT: llvm.func @M_decode
 // DECL-NOT: pbc_msgs
