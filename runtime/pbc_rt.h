@@ -111,7 +111,7 @@ bool pbc_rt_keep_unknown(pbc_decoder *d, pbc_bytes *unknown,
                          const uint8_t *start, const uint8_t *end);
 /* Appends field `number` with varint `value` to the unknown fields. */
 bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
-                                uint32_t number, uint64_t value);
+                                uint64_t value, uint32_t number);
 
 bool pbc_rt_bytes_equal(const uint8_t *a, size_t a_size, const uint8_t *b,
                         size_t b_size);

@@ -55,7 +55,7 @@ static size_t put_varint_forward(uint8_t *p, uint64_t v) {
 }
 
 bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
-                                uint32_t number, uint64_t value) {
+                                uint64_t value, uint32_t number) {
   uint8_t record[15]; /* a 5-byte tag and a 10-byte varint */
   size_t n = put_varint_forward(record, (uint64_t)number << 3);
   n += put_varint_forward(record + n, value);

@@ -12,42 +12,62 @@
 //   diff diff --proto_path DIR --proto FILE.proto --message full.Name
 //        --cases N [--seed S] [--max-depth D] [--unknown-fields]
 //        [--mutations M] [--only-case K] [--dump-dir DIR] [--verbose]
+//        [--writer-proto_path DIR2 --writer-proto FILE2.proto]
+//   diff diff --proto_path DIR --proto FILE.proto --message full.Name --hex HEX
 //   diff diff --proto_path DIR --proto benchmarks.proto --dataset FILE.pb
 //        --dataset-proto-path DIR2 --dataset-proto FILE2.proto [--seed S]
+//   diff reduce --proto_path DIR --proto FILE.proto --seed S --out DIR2
 //
 // Every case is generated from (seed, case number) alone, so
 // `--seed S --only-case K` replays a failure. The last line is
 // `<passed> passed, <failed> failed`; the exit status is 0 only when nothing
 // failed (1: a check failed, 2: bad usage or setup).
 //
+// libprotobuf's bytes are always its deterministic serialization (map
+// entries sorted by key), of messages whose maps are normalized as
+// generated code keeps them (last entry of a key wins).
+//
 // What one case checks (see README.md beside this file):
-//  (a) forward: libprotobuf serializes a random message; pbc decodes it (OK),
-//      pbc's encoded_size is the byte count and pbc's encode writes exactly
-//      those bytes (and reports BUFFER_TOO_SMALL for one byte less);
+//  (a) forward: libprotobuf serializes a random message (oneofs, maps,
+//      extensions included); pbc decodes it (OK, is_initialized), pbc's
+//      encoded_size is the byte count and pbc's encode writes exactly those
+//      bytes (and reports BUFFER_TOO_SMALL for one byte less);
 //  (b) reverse: libprotobuf parses pbc's output and re-serializes it to the
 //      same bytes;
 //  (c) non-canonical wire: shuffled field order, packed <-> unpacked runs,
 //      repeated singular fields (last one wins), sub-messages split into
 //      several occurrences, overlong varints, bool/int32 varints with high
-//      garbage bits, 5-byte tags with garbage above bit 31, explicit zeros for proto3 implicit fields: libprotobuf
-//      and pbc must both accept and re-encode to the same bytes;
+//      garbage bits, 5-byte tags with garbage above bit 31, explicit zeros
+//      for proto3 implicit fields, oneof members overriding each other, map
+//      entries duplicated / reordered / with key or value left out or
+//      written first: libprotobuf and pbc must both accept and re-encode to
+//      the same bytes (the same meaning and size for shuffled map entries);
 //  (d) truncation: prefixes libprotobuf rejects pbc must reject; prefixes it
 //      accepts pbc must accept and re-encode identically;
 //  (e) invalid input: a proto3 string with invalid UTF-8 must fail with
 //      PBC_ERR_INVALID_UTF8, a missing proto2 required field with
-//      PBC_ERR_MISSING_REQUIRED;
+//      PBC_ERR_MISSING_REQUIRED (and with allow_missing_required give
+//      libprotobuf's partial bytes);
 //  (f) an arena with a tiny byte cap: decode either succeeds (and re-encodes
 //      identically) or fails with PBC_ERR_OUT_OF_MEMORY;
+//  (h) the max_depth option against libprotobuf's recursion limit;
 //  with --unknown-fields: unknown field numbers, known numbers with the wrong
 //      wire type and undeclared values of closed enums, all of which
-//      libprotobuf keeps as unknown fields and writes back last;
+//      libprotobuf keeps as unknown fields and writes back last; (g)
+//      undeclared closed-enum values where generated code is the reference
+//      (64-bit single records, map values); (k) non-canonical unknown
+//      fields, which pbc must give back byte for byte;
 //  with --mutations M: M randomly corrupted inputs per case: both accept or
 //      both reject, and accepted ones mean the same (compared after a
-//      libprotobuf round trip of both outputs).
+//      libprotobuf round trip of both outputs);
+//  with --writer-proto: (u) messages written with a fuller schema than the
+//      one pbc was compiled from (`reduce`): real unknown fields.
 // Before the cases: every message of the file and its imports is known to
 // pbc_find_message, init sets nothing, the empty input behaves as in
-// libprotobuf, and recursive messages nested 90..110 deep are accepted
-// exactly when libprotobuf accepts them (else PBC_ERR_DEPTH_LIMIT).
+// libprotobuf, and recursive messages nested around the depth limit (the
+// default and set with max_depth; through sub-messages, oneof members, map
+// values, groups) are accepted exactly when libprotobuf accepts them (else
+// PBC_ERR_DEPTH_LIMIT).
 // pbc's input sits right before (or right after) a PROT_NONE page and is
 // read-only while pbc decodes it, so reads outside [buf, buf+len) and writes
 // into the input crash instead of passing silently.
@@ -67,6 +87,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -76,10 +97,13 @@
 
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include "pbc/pbc.h"
@@ -207,6 +231,95 @@ void InstallCrashHandler() {
 }
 
 // ---------------------------------------------------------------------------
+// libprotobuf's bytes for a message.
+//
+// Map order is not fixed in libprotobuf, so every byte comparison uses its
+// deterministic serialization (map entries sorted by key). pbc keeps the
+// order it decoded, so its re-encoding of a sorted input is sorted too.
+//
+// A DynamicMessage parsed from the wire holds its map fields as repeated
+// entry messages, duplicate keys and unknown fields inside entries included
+// (libprotobuf 3.21 keeps both and writes both back, even
+// deterministically); generated code and DynamicMessage's own map (once
+// synced, which only libprotobuf's internals can ask for) keep the last
+// entry of a key and drop the rest of the entry. NormalizeMaps does that
+// everywhere in the tree, through the public reflection API.
+bool IsMessageLikeField(const FieldDescriptor *f) {
+  return f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE;
+}
+std::string KeyText(const Message &entry, const FieldDescriptor *kf);
+void NormalizeMaps(Message *m);
+
+void NormalizeMap(Message *m, const FieldDescriptor *f) {
+  const Reflection *R = m->GetReflection();
+  const FieldDescriptor *kf = f->message_type()->map_key();
+  const FieldDescriptor *vf = f->message_type()->map_value();
+  int n = R->FieldSize(*m, f);
+  std::map<std::string, int> last;
+  bool entry_unknowns = false;
+  for (int i = 0; i < n; i++) {
+    const Message &e = R->GetRepeatedMessage(*m, f, i);
+    last[KeyText(e, kf)] = i;
+    entry_unknowns |= e.GetReflection()->GetUnknownFields(e).field_count() > 0;
+  }
+  if (static_cast<int>(last.size()) != n || entry_unknowns) {
+    std::vector<int> keep;
+    for (const auto &kv : last) keep.push_back(kv.second);
+    std::sort(keep.begin(), keep.end());
+    std::vector<std::unique_ptr<Message>> entries;
+    for (int i : keep) {
+      entries.emplace_back(R->GetRepeatedMessage(*m, f, i).New());
+      entries.back()->CopyFrom(R->GetRepeatedMessage(*m, f, i));
+      entries.back()->GetReflection()->MutableUnknownFields(entries.back().get())->Clear();
+    }
+    R->ClearField(m, f);
+    for (auto &e : entries) R->AddMessage(m, f)->CopyFrom(*e);
+  }
+  if (!IsMessageLikeField(vf)) return;
+  for (int i = 0; i < R->FieldSize(*m, f); i++) {
+    Message *e = R->MutableRepeatedMessage(m, f, i);
+    if (e->GetReflection()->HasField(*e, vf))
+      NormalizeMaps(e->GetReflection()->MutableMessage(e, vf));
+  }
+}
+
+void NormalizeMaps(Message *m) {
+  const Reflection *R = m->GetReflection();
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(*m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    if (!IsMessageLikeField(f)) continue;
+    if (f->is_map()) {
+      NormalizeMap(m, f);
+    } else if (f->is_repeated()) {
+      for (int i = 0; i < R->FieldSize(*m, f); i++) NormalizeMaps(R->MutableRepeatedMessage(m, f, i));
+    } else {
+      NormalizeMaps(R->MutableMessage(m, f));
+    }
+  }
+}
+
+// libprotobuf's deterministic serialization (partial: no required-field
+// check).
+std::string Det(const Message &m) {
+  std::string out;
+  {
+    gp::io::StringOutputStream so(&out);
+    gp::io::CodedOutputStream cos(&so);
+    cos.SetSerializationDeterministic(true);
+    m.SerializePartialToCodedStream(&cos);
+  }
+  return out;
+}
+
+// The bytes libprotobuf writes for a message it parsed (its maps
+// normalized first).
+std::string LibBytes(Message *m) {
+  NormalizeMaps(m);
+  return Det(*m);
+}
+
+// ---------------------------------------------------------------------------
 // Loading .proto files with libprotobuf's own front end.
 
 class ErrorPrinter : public gp::compiler::MultiFileErrorCollector {
@@ -248,10 +361,72 @@ struct Schema {
     file = importer->Import(virt);
     if (!file) Die("cannot load %s", proto.c_str());
     factory.reset(new gp::DynamicMessageFactory(importer->pool()));
+    // Extensions are found in the importer's pool and built by this factory.
+    factory->SetDelegateToGeneratedFactory(false);
+    BuildOpaqueView();
+  }
+
+  // pbc's view of the schema: the same files without their `extend`
+  // declarations, so extensions are unknown fields (pbc keeps them as raw
+  // bytes and never looks inside). libprotobuf reading with it is the
+  // reference where pbc cannot agree with libprotobuf's own view: which
+  // corrupted inputs to accept (a corrupt extension payload is no error for
+  // pbc), and what they mean.
+  std::unique_ptr<gp::DescriptorPool> opaque_pool;
+  std::unique_ptr<gp::DynamicMessageFactory> opaque_factory;
+
+  void BuildOpaqueView() {
+    std::vector<const FileDescriptor *> files;
+    std::set<const FileDescriptor *> seen;
+    bool any = false;
+    std::function<void(const FileDescriptor *)> visit = [&](const FileDescriptor *f) {
+      if (!seen.insert(f).second) return;
+      for (int i = 0; i < f->dependency_count(); i++) visit(f->dependency(i));
+      files.push_back(f);
+    };
+    visit(file);
+    opaque_pool.reset(new gp::DescriptorPool);
+    for (const FileDescriptor *f : files) {
+      gp::FileDescriptorProto p;
+      f->CopyTo(&p);
+      any |= p.extension_size() > 0;
+      p.clear_extension();
+      std::function<void(gp::DescriptorProto *)> strip = [&](gp::DescriptorProto *m) {
+        any |= m->extension_size() > 0;
+        m->clear_extension();
+        for (auto &n : *m->mutable_nested_type()) strip(&n);
+      };
+      for (auto &m : *p.mutable_message_type()) strip(&m);
+      if (!opaque_pool->BuildFile(p)) Die("cannot rebuild %s without extensions", f->name().c_str());
+    }
+    if (!any) {
+      opaque_pool.reset();
+      return;
+    }
+    opaque_factory.reset(new gp::DynamicMessageFactory(opaque_pool.get()));
+    opaque_factory->SetDelegateToGeneratedFactory(false);
+  }
+
+  // A message of d's type in pbc's view (extensions as unknown fields).
+  std::unique_ptr<Message> NewOpaque(const Descriptor *d) const {
+    if (!opaque_pool) return New(d);
+    const Descriptor *od = opaque_pool->FindMessageTypeByName(d->full_name());
+    return std::unique_ptr<Message>(opaque_factory->GetPrototype(od)->New());
   }
 
   const Descriptor *Find(const std::string &name) const {
     return importer->pool()->FindMessageTypeByName(name);
+  }
+  // The extensions of d the pool knows, by field number.
+  std::vector<const FieldDescriptor *> Extensions(const Descriptor *d) const {
+    std::vector<const FieldDescriptor *> exts;
+    if (d->extension_range_count() == 0) return exts;
+    importer->pool()->FindAllExtensions(d, &exts);
+    std::sort(exts.begin(), exts.end(),
+              [](const FieldDescriptor *a, const FieldDescriptor *b) {
+                return a->number() < b->number();
+              });
+    return exts;
   }
   std::unique_ptr<Message> New(const Descriptor *d) const {
     return std::unique_ptr<Message>(factory->GetPrototype(d)->New());
@@ -348,20 +523,27 @@ class PbcMessage {
   // Fills the struct with garbage first: decode must not depend on what
   // was there. `byte_cap` != SIZE_MAX decodes with a fresh arena capped at
   // that many heap bytes.
+  // `options` != NULL decodes through pbc_decode with them; otherwise every
+  // fourth decode goes through pbc_decode with NULL options (the defaults),
+  // the others through info->decode.
   pbc_status Decode(const std::string &in, bool guard_front, bool block_arena,
-                    std::string *err, size_t byte_cap = SIZE_MAX) {
+                    std::string *err, size_t byte_cap = SIZE_MAX,
+                    const pbc_decode_options *options = nullptr) {
     memset(mem_, 0xa5, info_->struct_size);
     memset(mem_ + info_->struct_size, kCanaryByte, kCanary);
     const uint8_t *buf = input_.Place(in, guard_front);
-    pbc_status s;
+    pbc_arena *arena = block_arena ? &block_arena_ : &arena_;
     if (byte_cap != SIZE_MAX) {
       pbc_arena_destroy(&capped_);
       pbc_arena_init(&capped_, nullptr, 0);
       pbc_arena_set_max_bytes(&capped_, byte_cap);
-      s = info_->decode(mem_, buf, in.size(), &capped_);
-    } else {
-      s = info_->decode(mem_, buf, in.size(), block_arena ? &block_arena_ : &arena_);
+      arena = &capped_;
     }
+    pbc_status s;
+    if (options || (++decodes_ & 3) == 0)
+      s = pbc_decode(info_, mem_, buf, in.size(), arena, options);
+    else
+      s = info_->decode(mem_, buf, in.size(), arena);
     if (!CanaryIntact()) {
       *err = "decode wrote past struct_size (" + std::to_string(info_->struct_size) + ")";
       return static_cast<pbc_status>(-1);
@@ -441,6 +623,10 @@ class PbcMessage {
     return true;
   }
 
+  bool IsInitialized() const {
+    return info_->is_initialized ? info_->is_initialized(mem_) : true;
+  }
+
   void ResetArenas() {
     pbc_arena_reset(&arena_);
     pbc_arena_reset(&block_arena_);
@@ -455,6 +641,7 @@ class PbcMessage {
   bool CanaryIntact() const { return AllCanary(mem_ + info_->struct_size, kCanary); }
 
   const pbc_message_info *info_;
+  uint64_t decodes_ = 0;
   uint8_t *mem_ = nullptr;
   pbc_arena arena_;
   pbc_arena block_arena_;
@@ -655,17 +842,74 @@ size_t RandomCount(Rng &r, bool small) {
 // ---------------------------------------------------------------------------
 // Filling messages through reflection
 
+// A field whose type is a message_set_wire_format message. libprotobuf
+// 3.21's DynamicMessage cannot parse message sets (it drops their items), so
+// it is no reference for them: the random filler leaves such fields alone
+// unless the message under test is itself a message set (whose checks do not
+// rely on libprotobuf parsing it; see CheckOpaque).
+bool IsMessageSetField(const FieldDescriptor *f) {
+  return IsMessageLike(f) && f->message_type()->options().message_set_wire_format();
+}
+
+// A map key as text, for telling keys apart.
+std::string KeyText(const Message &entry, const FieldDescriptor *kf) {
+  const Reflection *R = entry.GetReflection();
+  switch (kf->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32: return std::to_string(R->GetInt32(entry, kf));
+    case FieldDescriptor::CPPTYPE_INT64: return std::to_string(R->GetInt64(entry, kf));
+    case FieldDescriptor::CPPTYPE_UINT32: return std::to_string(R->GetUInt32(entry, kf));
+    case FieldDescriptor::CPPTYPE_UINT64: return std::to_string(R->GetUInt64(entry, kf));
+    case FieldDescriptor::CPPTYPE_BOOL: return R->GetBool(entry, kf) ? "true" : "false";
+    case FieldDescriptor::CPPTYPE_STRING: return "s:" + R->GetString(entry, kf);
+    default: Die("map key of type %s", kf->type_name());
+  }
+}
+
+// Orders map keys as libprotobuf's deterministic serialization does.
+bool KeyLess(const Message &a, const Message &b, const FieldDescriptor *kf) {
+  const Reflection *R = a.GetReflection();
+  switch (kf->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32: return R->GetInt32(a, kf) < R->GetInt32(b, kf);
+    case FieldDescriptor::CPPTYPE_INT64: return R->GetInt64(a, kf) < R->GetInt64(b, kf);
+    case FieldDescriptor::CPPTYPE_UINT32: return R->GetUInt32(a, kf) < R->GetUInt32(b, kf);
+    case FieldDescriptor::CPPTYPE_UINT64: return R->GetUInt64(a, kf) < R->GetUInt64(b, kf);
+    case FieldDescriptor::CPPTYPE_BOOL: return R->GetBool(a, kf) < R->GetBool(b, kf);
+    case FieldDescriptor::CPPTYPE_STRING: return R->GetString(a, kf) < R->GetString(b, kf);
+    default: Die("map key of type %s", kf->type_name());
+  }
+}
+
+// The entries of a map field, sorted by key (the order of libprotobuf's
+// deterministic serialization). The keys must be unique.
+std::vector<const Message *> SortedEntries(const Message &m, const FieldDescriptor *f) {
+  const Reflection *R = m.GetReflection();
+  std::vector<const Message *> out;
+  for (int i = 0; i < R->FieldSize(m, f); i++) out.push_back(&R->GetRepeatedMessage(m, f, i));
+  const FieldDescriptor *kf = f->message_type()->map_key();
+  std::stable_sort(out.begin(), out.end(), [kf](const Message *a, const Message *b) {
+    return KeyLess(*a, *b, kf);
+  });
+  return out;
+}
+
 class Filler {
  public:
-  Filler(Rng &r, const Schema &schema, int max_depth)
-      : r_(r), schema_(schema), max_depth_(max_depth) {}
+  Filler(Rng &r, const Schema &schema, int max_depth, bool message_sets = false)
+      : r_(r), schema_(schema), max_depth_(max_depth), message_sets_(message_sets) {}
 
   void Fill(Message *m, int depth) {
     const Descriptor *d = m->GetDescriptor();
     std::set<const gp::OneofDescriptor *> oneofs_done;
+    // Fewer fields deeper down keeps messages a few KB on average.
+    double p_set = depth == 0 ? 0.6 : 0.25;
     for (int i = 0; i < d->field_count(); i++) {
       const FieldDescriptor *f = d->field(i);
-      if (f->is_map()) continue;  // maps: not in this milestone
+      if (IsMessageSetField(f) && !message_sets_) continue;
+      if (f->is_map()) {
+        if (!r_.Chance(p_set)) continue;
+        FillMap(m, f, depth);
+        continue;
+      }
       if (const gp::OneofDescriptor *o = f->real_containing_oneof()) {
         if (!oneofs_done.insert(o).second) continue;
         if (r_.Chance(0.3)) continue;
@@ -678,27 +922,63 @@ class Filler {
         SetSingular(m, f, depth);
         continue;
       }
-      // Fewer fields deeper down keeps messages a few KB on average.
-      double p_set = depth == 0 ? 0.6 : 0.25;
-      if (f->is_repeated()) {
-        if (IsMessageLike(f) && !MayNest(depth)) continue;
-        if (depth > 0 && !r_.Chance(p_set)) continue;
-        size_t n = RandomCount(r_, IsMessageLike(f) || !f->is_packable() || depth > 0);
-        if (IsMessageLike(f)) n = std::min<size_t>(n, depth < 2 ? 4 : 2);
-        for (size_t k = 0; k < n; k++) AddElement(m, f, depth);
-        continue;
-      }
-      if (IsMessageLike(f)) {
-        if (!MayNest(depth) || !r_.Chance(0.5)) continue;
-      } else if (!r_.Chance(p_set)) {
-        continue;
-      }
-      SetSingular(m, f, depth);
+      FillField(m, f, depth, p_set);
+    }
+    // Extensions: set through reflection like fields.
+    for (const FieldDescriptor *ext : schema_.Extensions(d)) {
+      if (IsMessageSetField(ext) && !message_sets_) continue;
+      FillField(m, ext, depth, depth == 0 ? 0.5 : 0.2);
     }
   }
 
  private:
   bool MayNest(int depth) const { return depth < max_depth_ && nodes_ < kMaxNodes; }
+
+  void FillField(Message *m, const FieldDescriptor *f, int depth, double p_set) {
+    if (f->is_repeated()) {
+      if (IsMessageLike(f) && !MayNest(depth)) return;
+      if (depth > 0 && !r_.Chance(p_set)) return;
+      size_t n = RandomCount(r_, IsMessageLike(f) || !f->is_packable() || depth > 0);
+      if (IsMessageLike(f)) n = std::min<size_t>(n, depth < 2 ? 4 : 2);
+      for (size_t k = 0; k < n; k++) AddElement(m, f, depth);
+      return;
+    }
+    if (IsMessageLike(f)) {
+      if (!MayNest(depth) || !r_.Chance(0.5)) return;
+    } else if (!r_.Chance(p_set)) {
+      return;
+    }
+    SetSingular(m, f, depth);
+  }
+
+  // Entries with unique keys (sometimes the zero key), any values (zero
+  // ones too, and empty messages).
+  void FillMap(Message *m, const FieldDescriptor *f, int depth) {
+    const Reflection *R = m->GetReflection();
+    const FieldDescriptor *kf = f->message_type()->map_key();
+    const FieldDescriptor *vf = f->message_type()->map_value();
+    // The entry is one level, its message value another.
+    if (IsMessageLike(vf) && !MayNest(depth + 1)) return;
+    size_t n = RandomCount(r_, true);
+    if (IsMessageLike(vf)) n = std::min<size_t>(n, depth < 2 ? 4 : 2);
+    std::set<std::string> keys;
+    for (size_t k = 0; k < n; k++) {
+      Message *e = R->AddMessage(m, f, schema_.factory.get());
+      SetScalar(e, kf, false, r_.Chance(0.1));
+      if (!keys.insert(KeyText(*e, kf)).second) {
+        R->RemoveLast(m, f);
+        continue;
+      }
+      if (IsMessageLike(vf)) {
+        nodes_++;
+        Message *v = e->GetReflection()->MutableMessage(e, vf, schema_.factory.get());
+        // Sometimes an empty message (when that is a valid one).
+        if (!r_.Chance(0.1) || !v->IsInitialized()) Fill(v, depth + 2);
+      } else {
+        SetScalar(e, vf, false, r_.Chance(0.1));
+      }
+    }
+  }
 
   void SetSingular(Message *m, const FieldDescriptor *f, int depth) {
     const Reflection *R = m->GetReflection();
@@ -708,9 +988,15 @@ class Filler {
       return;
     }
     // Fields with presence: sometimes their default (proto2) or zero value,
-    // set explicitly.
+    // set explicitly (oneof members more often: they are written anyway).
     bool dflt = f->has_presence() && r_.Chance(0.12);
-    bool zero = f->has_presence() && !dflt && r_.Chance(0.05);
+    bool zero = f->has_presence() && !dflt &&
+                r_.Chance(f->real_containing_oneof() ? 0.15 : 0.05);
+    SetScalar(m, f, dflt, zero);
+  }
+
+  void SetScalar(Message *m, const FieldDescriptor *f, bool dflt, bool zero) {
+    const Reflection *R = m->GetReflection();
     switch (f->cpp_type()) {
       case FieldDescriptor::CPPTYPE_INT32:
         R->SetInt32(m, f, dflt ? f->default_value_int32() : zero ? 0 : Int32(f));
@@ -780,6 +1066,7 @@ class Filler {
   Rng &r_;
   const Schema &schema_;
   int max_depth_;
+  bool message_sets_;
   int nodes_ = 0;
 };
 
@@ -832,14 +1119,55 @@ void CopySingular(const Message &src, const FieldDescriptor *f, Message *dst,
 // Values come from CodedOutputStream / WireFormatLite; the only bytes made
 // here are the padding of overlong varints (which libprotobuf never writes).
 
+// Sets singular scalar field f to a random value.
+void SetRandomValue(Rng &r, Message *m, const FieldDescriptor *f) {
+  const Reflection *R = m->GetReflection();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32: R->SetInt32(m, f, static_cast<int32_t>(RandomBits(r, 32))); break;
+    case FieldDescriptor::CPPTYPE_INT64: R->SetInt64(m, f, static_cast<int64_t>(RandomBits(r, 64))); break;
+    case FieldDescriptor::CPPTYPE_UINT32: R->SetUInt32(m, f, static_cast<uint32_t>(RandomBits(r, 32))); break;
+    case FieldDescriptor::CPPTYPE_UINT64: R->SetUInt64(m, f, RandomBits(r, 64)); break;
+    case FieldDescriptor::CPPTYPE_FLOAT: R->SetFloat(m, f, RandomFloat(r)); break;
+    case FieldDescriptor::CPPTYPE_DOUBLE: R->SetDouble(m, f, RandomDouble(r)); break;
+    case FieldDescriptor::CPPTYPE_BOOL: R->SetBool(m, f, r.Chance(0.5)); break;
+    case FieldDescriptor::CPPTYPE_ENUM: R->SetEnumValue(m, f, RandomEnumValue(r, f, true)); break;
+    case FieldDescriptor::CPPTYPE_STRING: R->SetString(m, f, RandomStringFor(r, f)); break;
+    case FieldDescriptor::CPPTYPE_MESSAGE: break;
+  }
+}
+
+// Extensions or unknown fields anywhere in m's tree: pbc keeps both as raw
+// unknown fields, so a message holding them is never split into several
+// occurrences (libprotobuf would merge extensions by number, and pbc would
+// concatenate their bytes).
+bool HasOpaque(const Message &m) {
+  const Reflection *R = m.GetReflection();
+  if (R->GetUnknownFields(m).field_count() > 0) return true;
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    if (f->is_extension()) return true;
+    if (!IsMessageLike(f)) continue;
+    if (f->is_repeated()) {
+      for (int i = 0; i < R->FieldSize(m, f); i++)
+        if (HasOpaque(R->GetRepeatedMessage(m, f, i))) return true;
+    } else if (HasOpaque(R->GetMessage(m, f))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 struct VariantStats {
-  bool unknown = false;  // unknown fields were written: output != canonical
+  bool unknown = false;    // unknown fields were written: output != canonical
+  bool map_order = false;  // map entries out of key order: pbc keeps that order
 };
 
 class VariantEncoder {
  public:
   VariantEncoder(Rng &r, const Schema &schema, bool unknown_fields, VariantStats *stats)
-      : r_(r), schema_(schema), unknown_(unknown_fields), stats_(stats) {}
+      : r_(r), schema_(schema), unknown_(unknown_fields), stats_(stats),
+        shuffle_maps_(r.Chance(0.2)) {}
 
   // `whole`: m is a complete message, not one part of a split one (the
   // explicit-zero trick for absent proto3 fields is only valid then).
@@ -848,10 +1176,15 @@ class VariantEncoder {
     const Reflection *R = m.GetReflection();
     std::vector<const FieldDescriptor *> fields;
     R->ListFields(m, &fields);
+    bool has_extensions = false;
+    for (const FieldDescriptor *f : fields) has_extensions |= f->is_extension();
     std::vector<std::vector<std::string>> queues;
     for (const FieldDescriptor *f : fields) {
-      if (f->is_map()) Die("maps are not supported by this harness yet");
-      queues.push_back(Chunks(m, f, depth, whole));
+      if (f->is_extension()) continue;
+      if (f->is_map())
+        queues.push_back(MapChunks(m, f, depth));
+      else
+        queues.push_back(Chunks(m, f, depth, whole, !has_extensions));
     }
     // proto3 implicit fields that are absent: an earlier non-zero value
     // then an explicit zero, which leaves the field absent.
@@ -871,10 +1204,28 @@ class VariantEncoder {
       }
       queues.push_back(std::move(q));
     }
-    if (unknown_) {
-      int n = r_.Chance(0.4) ? static_cast<int>(r_.Range(1, 3)) : 0;
-      for (int i = 0; i < n; i++) queues.push_back({UnknownField(d, depth)});
+    // Extensions and unknown fields: pbc keeps both as raw unknown fields in
+    // the order read and writes them after the known fields; libprotobuf
+    // writes extensions among the known fields by number (the schemas put
+    // extension ranges above the fields) and its unknown fields after them,
+    // in the order read, re-encoded canonically. So they go canonically, in
+    // libprotobuf's order, as one queue (interleaved with the known fields).
+    std::vector<std::string> opaque;
+    for (const FieldDescriptor *f : fields)
+      if (f->is_extension()) opaque.push_back(ExtensionBytes(m, f));
+    const gp::UnknownFieldSet &ufs = R->GetUnknownFields(m);
+    for (int i = 0; i < ufs.field_count(); i++) {
+      gp::UnknownFieldSet one;
+      one.AddField(ufs.field(i));
+      std::string bytes;
+      one.SerializeToString(&bytes);
+      opaque.push_back(bytes);
     }
+    if (unknown_ && !d->options().message_set_wire_format()) {
+      int n = r_.Chance(0.4) ? static_cast<int>(r_.Range(1, 3)) : 0;
+      for (int i = 0; i < n; i++) opaque.push_back(UnknownField(d, depth));
+    }
+    if (!opaque.empty()) queues.push_back(std::move(opaque));
     std::string out;
     size_t total = 0;
     for (auto &q : queues) total += q.size();
@@ -1060,7 +1411,11 @@ class VariantEncoder {
   }
 
   void PutScalarField(std::string *s, const FieldDescriptor *f, uint64_t raw) {
-    PutTag(s, f->number(), WireTypeOf(f), false);
+    // A record with an undeclared closed-enum value ends up in the unknown
+    // fields as it is (pbc) or re-encoded (libprotobuf): canonical tag too.
+    bool undeclared = f->type() == FieldDescriptor::TYPE_ENUM && !IsOpenEnum(f) &&
+                      !f->enum_type()->FindValueByNumber(static_cast<int32_t>(raw));
+    PutTag(s, f->number(), WireTypeOf(f), undeclared);
     PutScalarValue(s, f, raw, false);
   }
 
@@ -1086,9 +1441,14 @@ class VariantEncoder {
   // ---- per-field chunks: the field's occurrences, in the order they must
   // stay in.
   std::vector<std::string> Chunks(const Message &m, const FieldDescriptor *f, int depth,
-                                  bool whole) {
+                                  bool whole, bool enum_unknown_ok) {
     const Reflection *R = m.GetReflection();
     std::vector<std::string> out;
+    // Closed-enum values the enum does not declare become unknown fields
+    // where they are read; not in a message with extensions, whose unknown
+    // fields must follow the extensions on the wire (see Encode).
+    bool undeclared = unknown_ && enum_unknown_ok && f->type() == FieldDescriptor::TYPE_ENUM &&
+                      !IsOpenEnum(f);
     if (f->is_repeated()) {
       int n = R->FieldSize(m, f);
       if (IsMessageLike(f)) {
@@ -1103,21 +1463,57 @@ class VariantEncoder {
       } else {
         std::vector<uint64_t> raws;
         for (int i = 0; i < n; i++) raws.push_back(RawRepeated(m, f, i));
-        if (unknown_ && f->type() == FieldDescriptor::TYPE_ENUM && !IsOpenEnum(f) &&
-            r_.Chance(0.3)) {
+        std::vector<uint64_t> packed_raws;
+        if (undeclared && r_.Chance(0.3)) {
           // Undeclared values of a closed enum go to the unknown fields.
           size_t at = static_cast<size_t>(r_.Below(raws.size() + 1));
-          raws.insert(raws.begin() + static_cast<std::ptrdiff_t>(at),
-                      static_cast<uint64_t>(int64_t{UndeclaredEnumValue(r_, f)}));
+          uint64_t v = static_cast<uint64_t>(int64_t{UndeclaredEnumValue(r_, f)});
+          raws.insert(raws.begin() + static_cast<std::ptrdiff_t>(at), v);
           stats_->unknown = true;
+          if (r_.Chance(0.3)) {
+            // In a packed run, a varint that is not the int32's canonical
+            // form: the 32 bits zero-extended (5 bytes for a negative), or
+            // garbage above bit 31 (the low 32 bits still undeclared).
+            // libprotobuf 3.21 (generated code and DynamicMessage alike)
+            // keeps the 64-bit value read and writes it as a varint record
+            // of its own. Single records only get the canonical int32 form
+            // (there the two libprotobuf parsers differ).
+            packed_raws = raws;
+            packed_raws[at] = (v & 0xffffffffULL) |
+                              (r_.Chance(0.5) ? 0 : (r_.Next() | 1) << 32);
+          }
         }
-        PackedRuns(f, raws, &out);
+        PackedRuns(f, raws, &out, packed_raws.empty() ? nullptr : &packed_raws);
       }
       return out;
     }
+    // A oneof member: sometimes earlier occurrences of members of the same
+    // oneof (the last one read wins; a message member set again after
+    // another member starts afresh). Only in a whole message: in one part of
+    // a split message they would cut off what an earlier part set.
+    if (const gp::OneofDescriptor *o = f->real_containing_oneof();
+        o && whole && o->field_count() > 1 && r_.Chance(0.25)) {
+      const FieldDescriptor *last = nullptr;
+      if (IsMessageLike(f) && r_.Chance(0.4)) {
+        out.push_back(Occurrence(f, depth));  // message, other member, message
+        last = f;
+      }
+      int k = static_cast<int>(r_.Range(1, 2));
+      for (int i = 0; i < k; i++) {
+        last = o->field(static_cast<int>(r_.Below(o->field_count())));
+        out.push_back(Occurrence(last, depth));
+      }
+      if (last == f && IsMessageLike(f)) {
+        // Right before the real one it would merge with it: put another
+        // member in between.
+        const FieldDescriptor *g = f;
+        while (g == f) g = o->field(static_cast<int>(r_.Below(o->field_count())));
+        out.push_back(Occurrence(g, depth));
+      }
+    }
     if (IsMessageLike(f)) {
       const Message &sub = R->GetMessage(m, f);
-      if (r_.Chance(0.3)) {
+      if (r_.Chance(0.3) && !HasOpaque(sub)) {
         // Two or three occurrences whose merge is `sub`.
         std::unique_ptr<Message> a(sub.New()), b(sub.New());
         Split(sub, a.get(), b.get());
@@ -1138,24 +1534,17 @@ class VariantEncoder {
     }
     // Singular scalar: sometimes earlier occurrences with other values.
     int earlier = r_.Chance(0.25) ? static_cast<int>(r_.Range(1, 2)) : 0;
-    for (int i = 0; i < earlier; i++) {
-      std::string s;
-      if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING)
-        PutLenField(&s, f->number(), RandomStringFor(r_, f));
-      else
-        PutScalarField(&s, f, RandomRaw(f));
-      out.push_back(s);
-    }
+    for (int i = 0; i < earlier; i++) out.push_back(Occurrence(f, depth));
     std::string s;
     if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING)
       PutLenField(&s, f->number(), R->GetString(m, f));
     else
       PutScalarField(&s, f, RawSingular(m, f));
     out.push_back(s);
-    if (unknown_ && f->type() == FieldDescriptor::TYPE_ENUM && !IsOpenEnum(f) &&
-        r_.Chance(0.2)) {
+    if (undeclared && r_.Chance(0.2)) {
       // An undeclared value, before or after the real one: it does not
-      // replace the field's value but lands in the unknown fields.
+      // replace the field's value (nor the member of its oneof) but lands
+      // in the unknown fields.
       std::string u;
       PutTag(&u, f->number(), WFL::WIRETYPE_VARINT, true);
       PutCanonicalVarint(&u, static_cast<uint64_t>(int64_t{UndeclaredEnumValue(r_, f)}));
@@ -1165,11 +1554,160 @@ class VariantEncoder {
     return out;
   }
 
+  // One occurrence of field f with a random value (a small random message
+  // for messages and groups).
+  std::string Occurrence(const FieldDescriptor *f, int depth) {
+    std::string s;
+    if (IsMessageLike(f)) {
+      std::unique_ptr<Message> junk(schema_.factory->GetPrototype(f->message_type())->New());
+      Filler(r_, schema_, 2).Fill(junk.get(), 1);
+      return SubMessage(f, *junk, depth, true);
+    }
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING)
+      PutLenField(&s, f->number(), RandomStringFor(r_, f));
+    else
+      PutScalarField(&s, f, RandomRaw(f));
+    return s;
+  }
+
+  // libprotobuf's bytes for one extension of m (for a message set: its
+  // items).
+  std::string ExtensionBytes(const Message &m, const FieldDescriptor *f) {
+    std::unique_ptr<Message> only(m.New());
+    const Reflection *R = m.GetReflection();
+    if (f->is_repeated()) {
+      for (int i = 0; i < R->FieldSize(m, f); i++)
+        CopyElement(m, f, i, only.get(), schema_.factory.get());
+    } else {
+      CopySingular(m, f, only.get(), schema_.factory.get());
+    }
+    return LibBytes(only.get());
+  }
+
+  // ---- maps
+  // The entries in key order (libprotobuf's deterministic order), each one
+  // written in any of the forms libprotobuf accepts: key and value in either
+  // order, a default key or value left out, a key or value written twice,
+  // a message value split in two, an unknown field inside (dropped).
+  // Sometimes an entry is preceded by one with the same key and another
+  // value, which it replaces (the key keeps the first entry's position in
+  // pbc, so this stays in key order), the real entry moved further down
+  // now and then. Sometimes the entries are shuffled: then pbc's order is
+  // not libprotobuf's, and the outputs are compared after normalizing.
+  std::vector<std::string> MapChunks(const Message &m, const FieldDescriptor *f, int depth) {
+    std::vector<const Message *> entries = SortedEntries(m, f);
+    // (chunk, index of its key among `entries`)
+    std::vector<std::pair<std::string, size_t>> out;
+    std::vector<std::pair<size_t, std::pair<std::string, size_t>>> deferred;
+    for (size_t k = 0; k < entries.size(); k++) {
+      const Message *e = entries[k];
+      if (r_.Chance(0.08)) {
+        // Replaced by the real one (which may come further down).
+        std::unique_ptr<Message> junk(e->New());
+        junk->CopyFrom(*e);
+        RandomizeValue(junk.get());
+        out.push_back({EntryChunk(f, *junk, depth), k});
+        if (r_.Chance(0.5)) {
+          deferred.push_back({out.size() - 1, {EntryChunk(f, *e, depth), k}});
+          continue;
+        }
+      }
+      out.push_back({EntryChunk(f, *e, depth), k});
+    }
+    for (size_t i = deferred.size(); i-- > 0;) {
+      size_t lo = deferred[i].first + 1;
+      size_t at = lo + static_cast<size_t>(r_.Below(out.size() - lo + 1));
+      out.insert(out.begin() + static_cast<std::ptrdiff_t>(at), deferred[i].second);
+    }
+    if (out.size() >= 2 && shuffle_maps_ && r_.Chance(0.5)) {
+      // Shuffled, but the entries of one key stay in their order (the last
+      // one wins).
+      std::vector<size_t> keys;
+      for (auto &c : out) keys.push_back(c.second);
+      for (size_t i = keys.size() - 1; i > 0; i--)
+        std::swap(keys[i], keys[static_cast<size_t>(r_.Below(i + 1))]);
+      std::map<size_t, std::vector<std::string>> by_key;
+      for (auto &c : out) by_key[c.second].push_back(c.first);
+      std::map<size_t, size_t> used;
+      for (size_t i = 0; i < out.size(); i++)
+        out[i] = {by_key[keys[i]][used[keys[i]]++], keys[i]};
+      stats_->map_order = true;
+    }
+    std::vector<std::string> chunks;
+    for (auto &c : out) chunks.push_back(std::move(c.first));
+    return chunks;
+  }
+
+  void RandomizeValue(Message *entry) {
+    const FieldDescriptor *vf = entry->GetDescriptor()->map_value();
+    const Reflection *R = entry->GetReflection();
+    if (IsMessageLike(vf)) {
+      R->ClearField(entry, vf);
+      Message *v = R->MutableMessage(entry, vf, schema_.factory.get());
+      if (r_.Chance(0.8) || !v->IsInitialized()) Filler(r_, schema_, 2).Fill(v, 1);
+    } else {
+      SetRandom(entry, vf);
+    }
+  }
+
+  static bool IsZeroScalar(const Message &m, const FieldDescriptor *f) {
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING)
+      return m.GetReflection()->GetString(m, f).empty();
+    return RawSingular(m, f) == 0;
+  }
+
+  std::string ScalarRecord(const Message &m, const FieldDescriptor *f) {
+    std::string s;
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING)
+      PutLenField(&s, f->number(), m.GetReflection()->GetString(m, f));
+    else
+      PutScalarField(&s, f, RawSingular(m, f));
+    return s;
+  }
+
+  std::string EntryChunk(const FieldDescriptor *f, const Message &e, int depth) {
+    const FieldDescriptor *kf = f->message_type()->map_key();
+    const FieldDescriptor *vf = f->message_type()->map_value();
+    const Reflection *R = e.GetReflection();
+    std::string key, value;
+    if (!(IsZeroScalar(e, kf) && r_.Chance(0.3))) {
+      if (r_.Chance(0.04)) key += Occurrence(kf, depth + 1);
+      key += ScalarRecord(e, kf);
+    }
+    if (IsMessageLike(vf)) {
+      const Message &v = R->GetMessage(e, vf);
+      bool empty = v.ByteSizeLong() == 0;
+      if (empty && r_.Chance(0.3)) {
+        // Left out: the value is an empty message.
+      } else if (!empty && !HasOpaque(v) && r_.Chance(0.15)) {
+        std::unique_ptr<Message> a(v.New()), b(v.New());
+        Split(v, a.get(), b.get());
+        value += SubMessage(vf, *a, depth + 1, false);
+        value += SubMessage(vf, *b, depth + 1, false);
+      } else {
+        value += SubMessage(vf, v, depth + 1, true);
+      }
+    } else if (!(IsZeroScalar(e, vf) && r_.Chance(0.3))) {
+      if (r_.Chance(0.04)) value += Occurrence(vf, depth + 1);
+      value += ScalarRecord(e, vf);
+    }
+    std::string body = r_.Chance(0.2) ? value + key : key + value;
+    if (r_.Chance(0.03)) {
+      std::string u = UnknownField(f->message_type(), depth + 1);
+      body = r_.Chance(0.5) ? u + body : body + u;
+    }
+    std::string s;
+    PutLenField(&s, f->number(), body);
+    return s;
+  }
+
   // Repeated scalars: the schema's form (one packed run, or one record per
   // element), or any mix of packed runs and single records, with empty
   // packed runs thrown in.
+  // `packed_raws` (if not NULL): the values to write in packed runs instead.
   void PackedRuns(const FieldDescriptor *f, const std::vector<uint64_t> &raws,
-                  std::vector<std::string> *out) {
+                  std::vector<std::string> *out,
+                  const std::vector<uint64_t> *packed_raws = nullptr) {
     bool canonical_shape = r_.Chance(0.35);
     size_t i = 0;
     while (i < raws.size()) {
@@ -1178,7 +1716,8 @@ class VariantEncoder {
       bool packed = canonical_shape ? f->is_packed() : r_.Chance(0.5);
       if (packed) {
         std::string body;
-        for (size_t k = i; k < i + len; k++) PutScalarValue(&body, f, raws[k], false);
+        for (size_t k = i; k < i + len; k++)
+          PutScalarValue(&body, f, packed_raws ? (*packed_raws)[k] : raws[k], false);
         std::string s;
         PutLenField(&s, f->number(), body);
         out->push_back(s);
@@ -1205,6 +1744,16 @@ class VariantEncoder {
     std::vector<const FieldDescriptor *> fields;
     R->ListFields(src, &fields);
     for (const FieldDescriptor *f : fields) {
+      if (f->is_map()) {
+        // The smaller keys to a, the others to b: in key order on the wire.
+        std::vector<const Message *> entries = SortedEntries(src, f);
+        size_t k = static_cast<size_t>(r_.Below(entries.size() + 1));
+        for (size_t i = 0; i < entries.size(); i++) {
+          Message *dst = i < k ? a : b;
+          dst->GetReflection()->AddMessage(dst, f, factory)->CopyFrom(*entries[i]);
+        }
+        continue;
+      }
       if (f->is_repeated()) {
         int n = R->FieldSize(src, f);
         int k = static_cast<int>(r_.Below(static_cast<uint64_t>(n) + 1));
@@ -1233,22 +1782,48 @@ class VariantEncoder {
     }
   }
 
-  void SetRandom(Message *m, const FieldDescriptor *f) {
-    const Reflection *R = m->GetReflection();
-    switch (f->cpp_type()) {
-      case FieldDescriptor::CPPTYPE_INT32: R->SetInt32(m, f, static_cast<int32_t>(RandomBits(r_, 32))); break;
-      case FieldDescriptor::CPPTYPE_INT64: R->SetInt64(m, f, static_cast<int64_t>(RandomBits(r_, 64))); break;
-      case FieldDescriptor::CPPTYPE_UINT32: R->SetUInt32(m, f, static_cast<uint32_t>(RandomBits(r_, 32))); break;
-      case FieldDescriptor::CPPTYPE_UINT64: R->SetUInt64(m, f, RandomBits(r_, 64)); break;
-      case FieldDescriptor::CPPTYPE_FLOAT: R->SetFloat(m, f, RandomFloat(r_)); break;
-      case FieldDescriptor::CPPTYPE_DOUBLE: R->SetDouble(m, f, RandomDouble(r_)); break;
-      case FieldDescriptor::CPPTYPE_BOOL: R->SetBool(m, f, r_.Chance(0.5)); break;
-      case FieldDescriptor::CPPTYPE_ENUM: R->SetEnumValue(m, f, RandomEnumValue(r_, f, true)); break;
-      case FieldDescriptor::CPPTYPE_STRING: R->SetString(m, f, RandomStringFor(r_, f)); break;
-      case FieldDescriptor::CPPTYPE_MESSAGE: break;
+  void SetRandom(Message *m, const FieldDescriptor *f) { SetRandomValue(r_, m, f); }
+
+ public:
+  // An unknown field as libprotobuf never writes one: overlong tags, value
+  // and length varints, nested groups (their end tags overlong too). pbc
+  // keeps unknown fields raw and must give it back byte for byte;
+  // libprotobuf re-encodes it canonically.
+  std::string RawUnknownField(const Descriptor *d, int depth) {
+    int number;
+    do {
+      number = r_.Chance(0.5) ? static_cast<int>(r_.Range(1, 300))
+                              : static_cast<int>(r_.Range(1, (1 << 29) - 1));
+    } while (d && (d->FindFieldByNumber(number) || d->IsExtensionNumber(number)));
+    static const WFL::WireType kTypes[] = {WFL::WIRETYPE_VARINT, WFL::WIRETYPE_FIXED64,
+                                           WFL::WIRETYPE_LENGTH_DELIMITED,
+                                           WFL::WIRETYPE_START_GROUP, WFL::WIRETYPE_FIXED32};
+    WFL::WireType wt = kTypes[r_.Below(5)];
+    if (wt == WFL::WIRETYPE_START_GROUP && depth > 2) wt = WFL::WIRETYPE_FIXED32;
+    std::string s;
+    PutVarint(&s, WFL::MakeTag(number, wt), 5, 0.6);
+    switch (wt) {
+      case WFL::WIRETYPE_VARINT: PutVarint(&s, RandomBits(r_, 64), 10, 0.6); break;
+      case WFL::WIRETYPE_FIXED64: PutFixed64(&s, r_.Next()); break;
+      case WFL::WIRETYPE_FIXED32: PutFixed32(&s, static_cast<uint32_t>(r_.Next())); break;
+      case WFL::WIRETYPE_LENGTH_DELIMITED: {
+        std::string payload = RandomBytes(r_, static_cast<size_t>(r_.Range(0, 20)));
+        PutVarint(&s, payload.size(), 5, 0.6);
+        s += payload;
+        break;
+      }
+      case WFL::WIRETYPE_START_GROUP: {
+        int n = static_cast<int>(r_.Range(0, 3));
+        for (int i = 0; i < n; i++) s += RawUnknownField(nullptr, depth + 1);
+        PutVarint(&s, WFL::MakeTag(number, WFL::WIRETYPE_END_GROUP), 5, 0.6);
+        break;
+      }
+      default: break;
     }
+    return s;
   }
 
+ private:
   // An unknown field, canonically encoded (libprotobuf re-encodes unknown
   // fields canonically, so only canonical ones are comparable byte for
   // byte with a decoder that keeps them raw): an unused field number, or a
@@ -1266,6 +1841,7 @@ class VariantEncoder {
       for (WFL::WireType t : kTypes) {
         if (t == WireTypeOf(f)) continue;
         if (f->is_packable() && t == WFL::WIRETYPE_LENGTH_DELIMITED) continue;
+        if (t == WFL::WIRETYPE_START_GROUP && depth > 3) continue;  // keep nesting bounded
         bad.push_back(t);
       }
       number = f->number();
@@ -1274,10 +1850,10 @@ class VariantEncoder {
       do {
         number = r_.Chance(0.5) ? static_cast<int>(r_.Range(1, 300))
                                 : static_cast<int>(r_.Range(1, (1 << 29) - 1));
-      } while (d && d->FindFieldByNumber(number));
+      } while (d && (d->FindFieldByNumber(number) || d->IsExtensionNumber(number)));
       wt = kTypes[r_.Below(5)];
+      if (wt == WFL::WIRETYPE_START_GROUP && depth > 3) wt = WFL::WIRETYPE_VARINT;
     }
-    if (wt == WFL::WIRETYPE_START_GROUP && depth > 3) wt = WFL::WIRETYPE_VARINT;
     std::string s;
     PutTag(&s, number, wt, true);
     switch (wt) {
@@ -1305,6 +1881,9 @@ class VariantEncoder {
   const Schema &schema_;
   bool unknown_;
   VariantStats *stats_;
+  // Map entries out of key order in this encoding (then pbc's order is not
+  // libprotobuf's, and only a normalized comparison is possible).
+  bool shuffle_maps_;
 };
 
 // ---------------------------------------------------------------------------
@@ -1315,21 +1894,82 @@ struct FieldSlot {
   const FieldDescriptor *field;
 };
 
+// Where a proto3 string could hold invalid UTF-8 (map keys and values
+// too), and the required fields that are set, anywhere in the tree: inside
+// oneof members, map values and groups too, but not inside extensions (pbc
+// keeps those as raw bytes and cannot see into them) nor message sets.
 void CollectSlots(Message *m, std::vector<FieldSlot> *utf8, std::vector<FieldSlot> *required) {
   const Descriptor *d = m->GetDescriptor();
   const Reflection *R = m->GetReflection();
   for (int i = 0; i < d->field_count(); i++) {
     const FieldDescriptor *f = d->field(i);
-    if (NeedsUtf8(f) && !f->is_map()) utf8->push_back({m, f});
+    if (NeedsUtf8(f)) utf8->push_back({m, f});
     if (f->is_required() && R->HasField(*m, f)) required->push_back({m, f});
-    if (!IsMessageLike(f) || f->is_map()) continue;
+  }
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(*m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    if (!IsMessageLike(f) || f->is_extension() || IsMessageSetField(f)) continue;
     if (f->is_repeated()) {
+      // Map entries too (their key and value fields, their message values).
       for (int k = 0; k < R->FieldSize(*m, f); k++)
         CollectSlots(R->MutableRepeatedMessage(m, f, k), utf8, required);
-    } else if (R->HasField(*m, f)) {
+    } else {
       CollectSlots(R->MutableMessage(m, f), utf8, required);
     }
   }
+}
+
+bool HasExtensions(const Message &m) {
+  const Reflection *R = m.GetReflection();
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    if (f->is_extension()) return true;
+    if (!IsMessageLike(f)) continue;
+    if (f->is_repeated()) {
+      for (int i = 0; i < R->FieldSize(m, f); i++)
+        if (HasExtensions(R->GetRepeatedMessage(m, f, i))) return true;
+    } else if (HasExtensions(R->GetMessage(m, f))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+int UnknownGroupDepth(const gp::UnknownFieldSet &u) {
+  int depth = 0;
+  for (int i = 0; i < u.field_count(); i++)
+    if (u.field(i).type() == gp::UnknownField::TYPE_GROUP)
+      depth = std::max(depth, 1 + UnknownGroupDepth(u.field(i).group()));
+  return depth;
+}
+
+// How deep libprotobuf's recursion limit sees m's tree: each sub-message or
+// group one level (a map entry one, its message value another), unknown
+// groups included.
+int NestingDepth(const Message &m) {
+  const Reflection *R = m.GetReflection();
+  int depth = UnknownGroupDepth(R->GetUnknownFields(m));
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    if (!IsMessageLike(f)) continue;
+    if (f->is_map() && IsMessageLike(f->message_type()->map_value())) {
+      // The value is written (and read) even when it is not set.
+      const FieldDescriptor *vf = f->message_type()->map_value();
+      for (int i = 0; i < R->FieldSize(m, f); i++) {
+        const Message &e = R->GetRepeatedMessage(m, f, i);
+        depth = std::max(depth, 2 + NestingDepth(e.GetReflection()->GetMessage(e, vf)));
+      }
+    } else if (f->is_repeated()) {
+      for (int i = 0; i < R->FieldSize(m, f); i++)
+        depth = std::max(depth, 1 + NestingDepth(R->GetRepeatedMessage(m, f, i)));
+    } else {
+      depth = std::max(depth, 1 + NestingDepth(R->GetMessage(m, f)));
+    }
+  }
+  return depth;
 }
 
 std::string InvalidUtf8(Rng &r) {
@@ -1359,6 +1999,15 @@ struct Options {
   long long only_case = -1;
   std::string dump_dir;
   bool verbose = false;
+  // random mode with a writer schema (--writer-proto): the random messages
+  // are made and serialized with it, then read with --proto (a reduced
+  // copy, see `reduce`), so the reader sees real unknown fields.
+  std::vector<std::string> writer_proto_paths;
+  std::string writer_proto;
+  // reduce mode
+  std::string reduce_out;
+  // one given input
+  std::string hex;
   // dataset mode
   std::string dataset;
   std::vector<std::string> dataset_proto_paths;
@@ -1415,6 +2064,45 @@ void ReportFailure(const Context &ctx, const Descriptor *d, const Failure &f) {
   fflush(stdout);
 }
 
+// Required fields that libprotobuf finds missing only inside extensions
+// (its error paths name extensions in parentheses): pbc keeps extensions as
+// raw bytes, so for pbc nothing is missing.
+bool MissingOnlyInExtensions(const Message &m) {
+  std::vector<std::string> errors;
+  m.FindInitializationErrors(&errors);
+  if (errors.empty()) return false;
+  for (const std::string &e : errors)
+    if (e.find('(') == std::string::npos) return false;
+  return true;
+}
+
+enum class Compare {
+  kExact,       // pbc's output == libprotobuf's (deterministic) re-serialization
+  kNormalized,  // equal after a libprotobuf round trip of both (mutations)
+  kReordered,   // kNormalized, and of the same size (map entries out of key
+                // order: pbc keeps their order, libprotobuf sorts them)
+};
+
+// What Checker::Same expects.
+struct Expect {
+  // The input is built to be invalid: libprotobuf must reject it (else the
+  // harness is wrong) and pbc must return `status`.
+  bool must_reject = false;
+  // When libprotobuf rejects the input, the error pbc must return (PBC_OK:
+  // any error).
+  pbc_status status = PBC_OK;
+  Compare compare = Compare::kExact;
+  // Harness self-check: libprotobuf's re-serialization must be this.
+  const std::string *expect_lib = nullptr;
+  // pbc decodes through pbc_decode with these options.
+  const pbc_decode_options *options = nullptr;
+  // libprotobuf parses through a CodedInputStream with this recursion limit
+  // (-1: ParseFromString, whose limit is 100).
+  int lib_recursion_limit = -1;
+  // libprotobuf parses with ParsePartial (missing required fields allowed).
+  bool partial = false;
+};
+
 class Checker {
  public:
   Checker(const Context &ctx, const Descriptor *d, PbcMessage *pbc, Rng &r)
@@ -1445,6 +2133,8 @@ class Checker {
     if (s != PBC_OK)
       return Fail("forward decode",
                   std::string("pbc rejected libprotobuf's serialization: ") + StatusName(s), bytes);
+    if (!pbc_->IsInitialized())
+      return Fail("forward decode", "is_initialized is false after a successful decode", bytes);
     size_t n = pbc_->info()->encoded_size(pbc_->mem());
     if (n != bytes.size())
       return Fail("forward encoded_size",
@@ -1456,12 +2146,12 @@ class Checker {
     if (out != bytes)
       return Fail("forward encode", "pbc re-encoding differs from libprotobuf's bytes", bytes,
                   &bytes, &out);
+    if (Opaque()) return true;
     // (b) reverse: libprotobuf reads pbc's bytes back.
     std::unique_ptr<Message> back = ctx_.schema->New(d_);
     if (!back->ParseFromString(out))
       return Fail("reverse", "libprotobuf cannot parse pbc's output", bytes, nullptr, &out);
-    std::string again;
-    back->SerializeToString(&again);
+    std::string again = LibBytes(back.get());
     if (again != bytes)
       return Fail("reverse", "libprotobuf's re-serialization of pbc's output differs", bytes,
                   &again, &out);
@@ -1469,32 +2159,45 @@ class Checker {
   }
 
   // Both parse `input` (or both reject it); accepted input re-encodes to the
-  // same bytes. `want_status` (if not PBC_OK) is the error pbc must give.
-  // `semantic`: compare pbc's output after a libprotobuf round trip (for
-  // mutated inputs, whose unknown fields libprotobuf normalizes).
-  bool Same(const char *check, const std::string &input, pbc_status want_status = PBC_OK,
-            bool semantic = false, const std::string *expect_lib = nullptr) {
+  // same bytes (see Expect for the variations).
+  bool Same(const char *check, const std::string &input, const Expect &e = Expect()) {
+    if (Opaque()) return SameOpaque(check, input);
     Enter(check, input);
-    std::unique_ptr<Message> lib = ctx_.schema->New(d_);
+    // Corrupted inputs (kNormalized) are judged by pbc's view of the schema,
+    // extensions as unknown fields (see Schema::NewOpaque).
+    const bool opaque_view = e.compare == Compare::kNormalized;
+    std::unique_ptr<Message> lib =
+        opaque_view ? ctx_.schema->NewOpaque(d_) : ctx_.schema->New(d_);
     g_last_log.clear();
-    bool lib_ok = lib->ParseFromString(input);
+    bool lib_ok = LibParse(input, lib.get(), e);
+    bool lib_initialized = lib_ok && lib->IsInitialized();
+    if (!lib_ok && !e.partial && !e.must_reject && e.lib_recursion_limit < 0) {
+      // A required field missing only inside an extension is no error for
+      // pbc, which keeps extensions as raw bytes.
+      std::unique_ptr<Message> partial = ctx_.schema->New(d_);
+      if (partial->ParsePartialFromString(input) && MissingOnlyInExtensions(*partial)) {
+        lib = std::move(partial);
+        lib_ok = true;
+        lib_initialized = true;
+      }
+    }
     auto &stat = g_stats[check];
     stat.first++;
     if (!lib_ok) stat.second++;
     std::string lib_out;
-    if (lib_ok) lib->SerializeToString(&lib_out);
-    if (want_status != PBC_OK && lib_ok)
+    if (lib_ok) lib_out = LibBytes(lib.get());
+    if (e.must_reject && lib_ok)
       return Fail(check, "harness error: libprotobuf accepted an input built to be invalid",
                   input, &lib_out, nullptr);
-    if (expect_lib && lib_ok && lib_out != *expect_lib)
+    if (e.expect_lib && lib_ok && lib_out != *e.expect_lib)
       return Fail(check,
                   "harness error: libprotobuf re-serializes the variant encoding differently "
                   "from the original message (lib output vs original shown)",
-                  input, &lib_out, expect_lib);
-    if (expect_lib && !lib_ok)
+                  input, &lib_out, e.expect_lib);
+    if (e.expect_lib && !lib_ok)
       return Fail(check, "harness error: libprotobuf rejected a variant encoding", input);
     std::string err;
-    pbc_status s = pbc_->Decode(input, r_.Chance(0.5), r_.Chance(0.3), &err);
+    pbc_status s = pbc_->Decode(input, r_.Chance(0.5), r_.Chance(0.3), &err, SIZE_MAX, e.options);
     if (!err.empty()) return Fail(check, err, input);
     if (!lib_ok) {
       if (s == PBC_OK) {
@@ -1503,9 +2206,9 @@ class Checker {
         return Fail(check, "libprotobuf rejects this input, pbc accepted it", input, nullptr,
                     &pbc_out);
       }
-      if (want_status != PBC_OK && s != want_status)
+      if (e.status != PBC_OK && s != e.status)
         return Fail(check, std::string("pbc returned ") + StatusName(s) + ", want " +
-                               StatusName(want_status),
+                               StatusName(e.status),
                     input);
       return true;
     }
@@ -1513,16 +2216,22 @@ class Checker {
       return Fail(check, std::string("libprotobuf accepts this input, pbc returned ") +
                              StatusName(s),
                   input, &lib_out, nullptr);
+    if (pbc_->IsInitialized() != lib_initialized)
+      return Fail(check,
+                  std::string("is_initialized says ") +
+                      (pbc_->IsInitialized() ? "true" : "false") + ", libprotobuf's IsInitialized " +
+                      (lib_initialized ? "true" : "false"),
+                  input, &lib_out, nullptr);
     std::string pbc_out;
     if (!pbc_->Encode(&pbc_out, &err)) return Fail(check, err, input, &lib_out, nullptr);
-    if (semantic) {
+    if (e.compare != Compare::kExact) {
       // libprotobuf's parse-serialize is not always idempotent (undeclared
       // closed-enum values from packed runs), so normalize both sides.
       std::string norm_pbc, norm_lib;
-      if (!Normalize(pbc_out, &norm_pbc))
+      if (!Normalize(pbc_out, &norm_pbc, opaque_view))
         return Fail(check, "libprotobuf cannot parse pbc's re-encoding", input, &lib_out,
                     &pbc_out);
-      if (!Normalize(lib_out, &norm_lib))
+      if (!Normalize(lib_out, &norm_lib, opaque_view))
         return Fail(check, "harness error: libprotobuf cannot parse its own output", input,
                     &lib_out, &pbc_out);
       if (norm_pbc != norm_lib)
@@ -1530,11 +2239,35 @@ class Checker {
                     "pbc's re-encoding means something else than libprotobuf's parse "
                     "(compared after a libprotobuf round trip)",
                     input, &lib_out, &pbc_out);
+      if (e.compare == Compare::kReordered && pbc_out.size() != lib_out.size())
+        return Fail(check,
+                    "pbc's re-encoding (map entries in the order read) has another size than "
+                    "libprotobuf's (sorted)",
+                    input, &lib_out, &pbc_out);
       return true;
     }
     if (pbc_out != lib_out)
       return Fail(check, "pbc and libprotobuf re-encode this input differently", input,
                   &lib_out, &pbc_out);
+    return true;
+  }
+
+  // pbc must accept `input` and re-encode it to `expected` (for inputs on
+  // which libprotobuf's DynamicMessage is no reference; see the callers).
+  bool Against(const char *check, const std::string &input, const std::string &expected) {
+    Enter(check, input);
+    g_stats[check].first++;
+    std::string err;
+    pbc_status s = pbc_->Decode(input, r_.Chance(0.5), r_.Chance(0.3), &err);
+    if (!err.empty()) return Fail(check, err, input);
+    if (s != PBC_OK)
+      return Fail(check, std::string("pbc returned ") + StatusName(s), input, &expected, nullptr);
+    std::string out;
+    if (!pbc_->Encode(&out, &err)) return Fail(check, err, input, &expected, nullptr);
+    if (out != expected)
+      return Fail(check, "pbc's re-encoding differs from the expected bytes (shown as "
+                         "libprotobuf's)",
+                  input, &expected, &out);
     return true;
   }
 
@@ -1561,10 +2294,71 @@ class Checker {
   }
 
  private:
-  bool Normalize(const std::string &in, std::string *out) {
-    std::unique_ptr<Message> m = ctx_.schema->New(d_);
-    if (!m->ParseFromString(in)) return false;
-    m->SerializeToString(out);
+  // A message_set_wire_format message: libprotobuf 3.21's DynamicMessage
+  // drops message-set items when it parses, so it is no reference. Such a
+  // message has no fields: pbc keeps all of it as unknown fields, raw.
+  bool Opaque() const { return d_->options().message_set_wire_format(); }
+
+  // A message type without fields (proto2), for libprotobuf to read any
+  // input as unknown fields only.
+  static std::unique_ptr<Message> NewEmpty() {
+    static gp::DescriptorPool pool;
+    static std::unique_ptr<gp::DynamicMessageFactory> factory;
+    static const Descriptor *empty = nullptr;
+    if (!empty) {
+      gp::FileDescriptorProto p;
+      p.set_name("difftest_empty.proto");
+      p.set_package("difftest");
+      p.add_message_type()->set_name("Empty");
+      if (!pool.BuildFile(p)) Die("cannot build difftest.Empty");
+      empty = pool.FindMessageTypeByName("difftest.Empty");
+      factory.reset(new gp::DynamicMessageFactory(&pool));
+    }
+    return std::unique_ptr<Message>(factory->GetPrototype(empty)->New());
+  }
+
+  // For a message set: libprotobuf reading the input as a message without
+  // fields (all unknown fields) decides whether it is well-formed; pbc must
+  // accept exactly those inputs and give them back unchanged.
+  bool SameOpaque(const char *check, const std::string &input) {
+    Enter(check, input);
+    bool ref_ok = NewEmpty()->ParseFromString(input);
+    auto &stat = g_stats[std::string(check) + " (message set)"];
+    stat.first++;
+    if (!ref_ok) stat.second++;
+    std::string err;
+    pbc_status s = pbc_->Decode(input, r_.Chance(0.5), r_.Chance(0.3), &err);
+    if (!err.empty()) return Fail(check, err, input);
+    std::string pbc_out;
+    if (s == PBC_OK && !pbc_->Encode(&pbc_out, &err)) return Fail(check, err, input);
+    if (!ref_ok && s == PBC_OK)
+      return Fail(check, "libprotobuf rejects this input (as a message without fields), pbc "
+                         "accepted it",
+                  input, nullptr, &pbc_out);
+    if (ref_ok && s != PBC_OK)
+      return Fail(check, std::string("libprotobuf accepts this input (as a message without "
+                                     "fields), pbc returned ") + StatusName(s),
+                  input);
+    if (ref_ok && pbc_out != input)
+      return Fail(check, "pbc does not give back a message set's bytes unchanged", input,
+                  &input, &pbc_out);
+    return true;
+  }
+
+  bool LibParse(const std::string &in, Message *m, const Expect &e) {
+    if (e.lib_recursion_limit < 0)
+      return e.partial ? m->ParsePartialFromString(in) : m->ParseFromString(in);
+    gp::io::CodedInputStream cis(reinterpret_cast<const uint8_t *>(in.data()),
+                                 static_cast<int>(in.size()));
+    cis.SetRecursionLimit(e.lib_recursion_limit);
+    bool ok = e.partial ? m->ParsePartialFromCodedStream(&cis) : m->ParseFromCodedStream(&cis);
+    return ok && cis.ConsumedEntireMessage();
+  }
+
+  bool Normalize(const std::string &in, std::string *out, bool opaque_view) {
+    std::unique_ptr<Message> m = opaque_view ? ctx_.schema->NewOpaque(d_) : ctx_.schema->New(d_);
+    if (!m->ParsePartialFromString(in)) return false;
+    *out = LibBytes(m.get());
     return true;
   }
 
@@ -1636,11 +2430,122 @@ std::vector<size_t> FieldBoundaries(const std::string &bytes) {
   return out;
 }
 
+// Closed-enum fields and map fields whose values are closed enums, anywhere
+// in the tree (not in extensions or message sets).
+void CollectClosedEnums(Message *m, std::vector<FieldSlot> *out) {
+  const Reflection *R = m->GetReflection();
+  const Descriptor *d = m->GetDescriptor();
+  for (int i = 0; i < d->field_count(); i++) {
+    const FieldDescriptor *f = d->field(i);
+    const FieldDescriptor *vf = f->is_map() ? f->message_type()->map_value() : f;
+    if (vf->type() == FieldDescriptor::TYPE_ENUM && !IsOpenEnum(vf)) out->push_back({m, f});
+  }
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(*m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    if (!IsMessageLike(f) || f->is_extension() || IsMessageSetField(f)) continue;
+    if (f->is_map()) {
+      const FieldDescriptor *vf = f->message_type()->map_value();
+      if (!IsMessageLike(vf)) continue;
+      for (int k = 0; k < R->FieldSize(*m, f); k++) {
+        Message *e = R->MutableRepeatedMessage(m, f, k);
+        CollectClosedEnums(e->GetReflection()->MutableMessage(e, vf), out);
+      }
+    } else if (f->is_repeated()) {
+      for (int k = 0; k < R->FieldSize(*m, f); k++)
+        CollectClosedEnums(R->MutableRepeatedMessage(m, f, k), out);
+    } else {
+      CollectClosedEnums(R->MutableMessage(m, f), out);
+    }
+  }
+}
+
+// (g) Undeclared closed-enum values where libprotobuf's two parsers differ,
+// judged by the C++ code protoc generates (libprotobuf 3.21's parser for
+// compiled messages; DynamicMessage differs in both cases):
+//  - a single record (singular, oneof member or repeated field) holding a
+//    varint whose low 32 bits the enum does not declare: generated code
+//    keeps the 64-bit value read as an unknown varint field (DynamicMessage
+//    keeps it truncated to int32 and sign-extended);
+//  - a map entry whose value the enum does not declare: generated code
+//    moves the whole entry to the unknown fields of the message holding the
+//    map, re-serialized as key then value (the int32 value sign-extended);
+//    an entry already in the map with that key stays (DynamicMessage keeps
+//    the entry with the enum's first value, the undeclared value stays in
+//    the entry's own unknown fields, and its map then drops them).
+// Either way the unknown field lands in the unknown fields in the order
+// read. The expected bytes are made here: the message with that unknown
+// field added, serialized by libprotobuf; the input is its variant encoding
+// (the unknown field then reads as a record of the enum or map field).
+bool CheckClosedEnumUnknowns(const Context &ctx, const Message &msg, Checker *c, Rng &r) {
+  std::unique_ptr<Message> copy(msg.New());
+  copy->CopyFrom(msg);
+  std::vector<FieldSlot> slots;
+  CollectClosedEnums(copy.get(), &slots);
+  if (slots.empty()) return true;
+  FieldSlot slot = slots[r.Below(slots.size())];
+  const Reflection *R = slot.msg->GetReflection();
+  const char *check;
+  if (!slot.field->is_map()) {
+    check = "closed enum, 64-bit record";
+    uint64_t low = static_cast<uint32_t>(UndeclaredEnumValue(r, slot.field));
+    uint64_t raw = r.Chance(0.5) ? low : low | ((r.Next() | 1) << 32);
+    R->MutableUnknownFields(slot.msg)->AddVarint(slot.field->number(), raw);
+  } else {
+    check = "closed enum in map value";
+    const gp::Descriptor *ed = slot.field->message_type();
+    const FieldDescriptor *kf = ed->map_key();
+    const FieldDescriptor *vf = ed->map_value();
+    // The key: an existing one (that entry must stay) or a random one.
+    std::unique_ptr<Message> entry(ctx.schema->factory->GetPrototype(ed)->New());
+    int n = R->FieldSize(*slot.msg, slot.field);
+    if (n > 0 && r.Chance(0.5))
+      entry->CopyFrom(R->GetRepeatedMessage(*slot.msg, slot.field, static_cast<int>(r.Below(n))));
+    else
+      SetRandomValue(r, entry.get(), kf);
+    // The entry as generated code re-serializes it: key, then the value.
+    std::string body;
+    {
+      gp::io::StringOutputStream so(&body);
+      gp::io::CodedOutputStream cos(&so);
+      const Reflection *E = entry->GetReflection();
+      switch (kf->type()) {
+        case FieldDescriptor::TYPE_INT32: WFL::WriteInt32(1, E->GetInt32(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_SINT32: WFL::WriteSInt32(1, E->GetInt32(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_SFIXED32: WFL::WriteSFixed32(1, E->GetInt32(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_INT64: WFL::WriteInt64(1, E->GetInt64(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_SINT64: WFL::WriteSInt64(1, E->GetInt64(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_SFIXED64: WFL::WriteSFixed64(1, E->GetInt64(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_UINT32: WFL::WriteUInt32(1, E->GetUInt32(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_FIXED32: WFL::WriteFixed32(1, E->GetUInt32(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_UINT64: WFL::WriteUInt64(1, E->GetUInt64(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_FIXED64: WFL::WriteFixed64(1, E->GetUInt64(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_BOOL: WFL::WriteBool(1, E->GetBool(*entry, kf), &cos); break;
+        case FieldDescriptor::TYPE_STRING: WFL::WriteString(1, E->GetString(*entry, kf), &cos); break;
+        default: Die("map key of type %s", kf->type_name());
+      }
+      WFL::WriteEnum(2, UndeclaredEnumValue(r, vf), &cos);
+    }
+    R->MutableUnknownFields(slot.msg)->AddLengthDelimited(slot.field->number(), body);
+  }
+  std::string expected = LibBytes(copy.get());
+  for (int attempt = 0; attempt < 4; attempt++) {
+    VariantStats stats;
+    // No unknown fields of its own: they would not be in `expected`.
+    VariantEncoder enc(r, *ctx.schema, false, &stats);
+    std::string variant = enc.Encode(*copy, 0);
+    if (stats.map_order) continue;  // pbc keeps that order; `expected` is sorted
+    return c->Against(check, variant, expected);
+  }
+  return true;
+}
+
 // All checks for one message with its canonical bytes. Returns false and
 // reports on the first failure.
 bool CheckMessage(const Context &ctx, const Message &msg, const std::string &bytes,
                   PbcMessage *pbc, Rng &r) {
   const Descriptor *d = msg.GetDescriptor();
+  const bool opaque = d->options().message_set_wire_format();
   Checker c(ctx, d, pbc, r);
   auto fail = [&]() {
     ReportFailure(ctx, d, c.failure());
@@ -1648,12 +2553,17 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
   };
   // (a), (b)
   if (!c.Canonical(bytes)) return fail();
-  // (c) variant encodings.
-  for (int v = 0; v < 2; v++) {
+  // (c) variant encodings (not for message sets: pbc gives their bytes back
+  // as they are, libprotobuf re-encodes them).
+  for (int v = 0; v < 2 && !opaque; v++) {
     VariantStats stats;
     VariantEncoder enc(r, *ctx.schema, ctx.opts->unknown_fields, &stats);
     std::string variant = enc.Encode(msg, 0);
-    if (!c.Same("non-canonical wire", variant, PBC_OK, false, stats.unknown ? nullptr : &bytes))
+    Expect e;
+    e.expect_lib = stats.unknown ? nullptr : &bytes;
+    e.compare = stats.map_order ? Compare::kReordered : Compare::kExact;
+    if (!c.Same(stats.map_order ? "non-canonical wire, maps unsorted" : "non-canonical wire",
+                variant, e))
       return fail();
   }
   // (d) truncation: anywhere, and at top-level field boundaries (where
@@ -1666,8 +2576,10 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
     for (size_t cut : cuts)
       if (!c.Same("truncation", bytes.substr(0, cut))) return fail();
   }
-  // (e) invalid UTF-8 in a proto3 string; a missing required field.
-  {
+  // (e) invalid UTF-8 in a proto3 string; a missing required field (also
+  // decoded with allow_missing_required, which must give libprotobuf's
+  // ParsePartial + SerializePartial bytes).
+  if (!opaque) {
     std::unique_ptr<Message> copy(msg.New());
     copy->CopyFrom(msg);
     std::vector<FieldSlot> utf8, required;
@@ -1684,23 +2596,102 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
       } else {
         R->SetString(slot.msg, slot.field, InvalidUtf8(r));
       }
-      std::string bad;
-      copy->SerializePartialToString(&bad);
-      if (!c.Same("invalid utf-8", bad, PBC_ERR_INVALID_UTF8)) return fail();
+      Expect e;
+      e.must_reject = true;
+      e.status = PBC_ERR_INVALID_UTF8;
+      if (!c.Same("invalid utf-8", Det(*copy), e)) return fail();
     } else if (!required.empty() && r.Chance(0.3)) {
-      FieldSlot slot = required[r.Below(required.size())];
-      slot.msg->GetReflection()->ClearField(slot.msg, slot.field);
-      std::string bad;
-      copy->SerializePartialToString(&bad);
-      if (!c.Same("missing required", bad, PBC_ERR_MISSING_REQUIRED)) return fail();
+      int n = r.Chance(0.3) ? 2 : 1;
+      for (int i = 0; i < n; i++) {
+        FieldSlot slot = required[r.Below(required.size())];
+        slot.msg->GetReflection()->ClearField(slot.msg, slot.field);
+      }
+      std::string bad = Det(*copy);
+      Expect e;
+      e.must_reject = true;
+      e.status = PBC_ERR_MISSING_REQUIRED;
+      if (!c.Same("missing required", bad, e)) return fail();
+      pbc_decode_options o = {0, true};
+      Expect partial;
+      partial.partial = true;
+      partial.options = &o;
+      if (!c.Same("allow missing required", bad, partial)) return fail();
     }
   }
   // (f) arena cap.
   if (r.Chance(0.1) && !c.ArenaCap(bytes)) return fail();
+  // (g) undeclared closed-enum values where DynamicMessage is no reference.
+  if (!opaque && ctx.opts->unknown_fields && r.Chance(0.3) &&
+      !CheckClosedEnumUnknowns(ctx, msg, &c, r))
+    return fail();
+  // (k) unknown fields in non-canonical forms between the top-level fields:
+  // pbc keeps unknown fields raw, so it must write the known fields, then
+  // these bytes unchanged, in the order read (libprotobuf re-encodes them:
+  // its output must mean the same).
+  if (!opaque && ctx.opts->unknown_fields && r.Chance(0.3) &&
+      msg.GetReflection()->GetUnknownFields(msg).field_count() == 0) {
+    std::vector<const FieldDescriptor *> top;
+    msg.GetReflection()->ListFields(msg, &top);
+    bool top_extensions = false;
+    for (const FieldDescriptor *f : top) top_extensions |= f->is_extension();
+    if (!top_extensions) {
+      VariantStats stats;
+      VariantEncoder enc(r, *ctx.schema, true, &stats);
+      std::vector<size_t> at = FieldBoundaries(bytes);
+      at.push_back(0);
+      at.push_back(bytes.size());
+      std::vector<std::pair<size_t, std::string>> raw;
+      int n = static_cast<int>(r.Range(1, 3));
+      for (int i = 0; i < n; i++) raw.push_back({at[r.Below(at.size())], enc.RawUnknownField(d, 0)});
+      std::stable_sort(raw.begin(), raw.end(),
+                       [](const auto &a, const auto &b) { return a.first < b.first; });
+      std::string input, tail;
+      size_t pos = 0;
+      for (auto &u : raw) {
+        input += bytes.substr(pos, u.first - pos) + u.second;
+        pos = u.first;
+        tail += u.second;
+      }
+      input += bytes.substr(pos);
+      Expect e;
+      e.compare = Compare::kNormalized;
+      if (!c.Same("raw unknown fields (meaning)", input, e)) return fail();
+      if (!c.Against("raw unknown fields (bytes)", input, bytes + tail)) return fail();
+    }
+  }
+  // (h) the max_depth option, at and around the message's own depth,
+  // against libprotobuf with that recursion limit. Not with extensions:
+  // pbc does not look into them, libprotobuf counts their levels.
+  if (!opaque && r.Chance(0.25) && !HasExtensions(msg)) {
+    int depth = NestingDepth(msg);
+    uint32_t limit = static_cast<uint32_t>(
+        std::max<int64_t>(1, r.Chance(0.7) ? depth - static_cast<int>(r.Below(2))
+                                           : r.Range(1, depth + 1)));
+    std::unique_ptr<Message> probe(msg.New());
+    gp::io::CodedInputStream cis(reinterpret_cast<const uint8_t *>(bytes.data()),
+                                 static_cast<int>(bytes.size()));
+    cis.SetRecursionLimit(static_cast<int>(limit));
+    bool lib_ok = probe->ParseFromCodedStream(&cis);
+    if (lib_ok != (depth <= static_cast<int>(limit))) {
+      fprintf(stdout,
+              "FAIL: harness error: %s nests %d levels deep by the harness's count, but "
+              "libprotobuf with a recursion limit of %u %s it\n",
+              ctx.label.c_str(), depth, limit, lib_ok ? "accepts" : "rejects");
+      return false;
+    }
+    pbc_decode_options o = {limit, false};
+    Expect e;
+    e.options = &o;
+    e.lib_recursion_limit = static_cast<int>(limit);
+    e.status = PBC_ERR_DEPTH_LIMIT;
+    if (!c.Same("max_depth option", bytes, e)) return fail();
+  }
   // Mutations.
   for (int i = 0; i < ctx.opts->mutations; i++) {
     std::string m = Mutate(r, bytes);
-    if (!c.Same("mutation", m, PBC_OK, /*semantic=*/true)) return fail();
+    Expect e;
+    e.compare = Compare::kNormalized;
+    if (!c.Same("mutation", m, e)) return fail();
   }
   return true;
 }
@@ -1712,7 +2703,7 @@ const pbc_message_info *FindPbc(const std::string &name) {
     Die("pbc_find_message(\"%s\") returned the entry of \"%s\"", name.c_str(),
         info->full_name ? info->full_name : "(null)");
   if (info->struct_size == 0 || !info->init || !info->decode || !info->encoded_size ||
-      !info->encode)
+      !info->encode || !info->is_initialized || !info->internal_decoder)
     Die("pbc_message_info of %s is incomplete", name.c_str());
   return info;
 }
@@ -1762,30 +2753,66 @@ bool Preflight(const Options &opts, const Schema &schema) {
   return true;
 }
 
-// The shortest cycle of singular message/group fields from d back to d.
-std::vector<const FieldDescriptor *> RecursionPath(const Descriptor *d) {
-  std::map<const Descriptor *, std::pair<const Descriptor *, const FieldDescriptor *>> prev;
-  std::vector<const Descriptor *> queue = {d};
-  std::set<const Descriptor *> visited = {d};
-  for (size_t qi = 0; qi < queue.size(); qi++) {
-    const Descriptor *cur = queue[qi];
-    for (int i = 0; i < cur->field_count(); i++) {
-      const FieldDescriptor *f = cur->field(i);
-      if (!IsMessageLike(f) || f->is_repeated() || f->real_containing_oneof()) continue;
-      const Descriptor *t = f->message_type();
-      if (t == d) {
-        std::vector<const FieldDescriptor *> path = {f};
-        for (const Descriptor *x = cur; x != d; x = prev[x].first) path.push_back(prev[x].second);
-        std::reverse(path.begin(), path.end());
-        return path;
-      }
-      if (visited.insert(t).second) {
-        prev[t] = {cur, f};
-        queue.push_back(t);
+// The message a step of a recursion path leads to (a map field: its value).
+const Descriptor *StepTarget(const FieldDescriptor *f) {
+  if (!IsMessageLike(f) || IsMessageSetField(f)) return nullptr;
+  if (f->is_map()) {
+    const FieldDescriptor *vf = f->message_type()->map_value();
+    return IsMessageLike(vf) ? vf->message_type() : nullptr;
+  }
+  return f->message_type();
+}
+
+// Short cycles of fields from d back to d: for each kind of first step
+// (singular message, oneof member, repeated message, map value, group), the
+// shortest one starting with a step of that kind.
+std::vector<std::vector<const FieldDescriptor *>> RecursionPaths(const Descriptor *d) {
+  auto kind = [](const FieldDescriptor *f) {
+    if (f->is_map()) return 3;
+    if (f->type() == FieldDescriptor::TYPE_GROUP) return 4;
+    if (f->real_containing_oneof()) return 1;
+    if (f->is_repeated()) return 2;
+    return 0;
+  };
+  std::map<int, std::vector<const FieldDescriptor *>> best;
+  for (int i = 0; i < d->field_count(); i++) {
+    const FieldDescriptor *first = d->field(i);
+    const Descriptor *start = StepTarget(first);
+    if (!start) continue;
+    // Breadth-first from `start` back to d.
+    std::map<const Descriptor *, std::pair<const Descriptor *, const FieldDescriptor *>> prev;
+    std::vector<const Descriptor *> queue = {start};
+    std::set<const Descriptor *> visited = {start};
+    std::vector<const FieldDescriptor *> path;
+    bool found = start == d;
+    const Descriptor *last = start;
+    for (size_t qi = 0; qi < queue.size() && !found; qi++) {
+      const Descriptor *cur = queue[qi];
+      for (int j = 0; j < cur->field_count() && !found; j++) {
+        const FieldDescriptor *f = cur->field(j);
+        const Descriptor *t = StepTarget(f);
+        if (!t) continue;
+        if (t == d) {
+          found = true;
+          prev[d] = {cur, f};
+          last = d;
+        } else if (visited.insert(t).second) {
+          prev[t] = {cur, f};
+          queue.push_back(t);
+        }
       }
     }
+    if (!found) continue;
+    if (last == d && start != d)
+      for (const Descriptor *x = d; x != start; x = prev[x].first) path.push_back(prev[x].second);
+    path.push_back(first);
+    std::reverse(path.begin(), path.end());
+    auto &b = best[kind(first)];
+    if (b.empty() || path.size() < b.size()) b = path;
   }
-  return {};
+  std::vector<std::vector<const FieldDescriptor *>> out;
+  for (auto &kv : best) out.push_back(kv.second);
+  return out;
 }
 
 // Sets the required scalar fields of m to their defaults; false when m has
@@ -1812,43 +2839,94 @@ bool FillRequiredScalars(Message *m) {
   return true;
 }
 
-// Depth limit: chains of nested messages (or groups) around the shortest
-// recursion cycle of d, a few levels either side of libprotobuf's default
-// recursion limit (100). pbc must accept exactly the chains libprotobuf
-// accepts, and reject the others with PBC_ERR_DEPTH_LIMIT.
+// A chain of at least `levels` nested messages following `path` round and
+// round (a map step is two levels: the entry and its value); NULL when a
+// required message field is in the way.
+std::unique_ptr<Message> BuildChain(const Schema &schema, const Descriptor *d,
+                                    const std::vector<const FieldDescriptor *> &path,
+                                    int levels, int *actual) {
+  std::unique_ptr<Message> root = schema.New(d);
+  Message *cur = root.get();
+  if (!FillRequiredScalars(cur)) return nullptr;
+  int lv = 0;
+  for (size_t i = 0; lv < levels; i++) {
+    const FieldDescriptor *f = path[i % path.size()];
+    const Reflection *R = cur->GetReflection();
+    if (f->is_map()) {
+      Message *entry = R->AddMessage(cur, f, schema.factory.get());
+      cur = entry->GetReflection()->MutableMessage(entry, f->message_type()->map_value(),
+                                                   schema.factory.get());
+      lv += 2;
+    } else if (f->is_repeated()) {
+      cur = R->AddMessage(cur, f, schema.factory.get());
+      lv++;
+    } else {
+      cur = R->MutableMessage(cur, f, schema.factory.get());
+      lv++;
+    }
+    if (!FillRequiredScalars(cur)) return nullptr;
+  }
+  *actual = lv;
+  return root;
+}
+
+// Depth limit: chains of nested messages (or groups, oneof members, map
+// entries and values) around d's recursion cycles, a few levels either side
+// of the limit: libprotobuf's default (100) against pbc's default (decode,
+// pbc_decode with NULL options or max_depth 0), and small limits set with
+// the max_depth option against libprotobuf's CodedInputStream recursion
+// limit. pbc must accept exactly the chains libprotobuf accepts and reject
+// the others with PBC_ERR_DEPTH_LIMIT.
 bool DepthProbe(const Options &opts, const Schema &schema, const Descriptor *d,
                 PbcMessage *pbc) {
-  std::vector<const FieldDescriptor *> path = RecursionPath(d);
-  if (path.empty()) return true;
-  int accepted = 0, rejected = 0;
-  for (int levels = 90; levels <= 110; levels++) {
-    std::unique_ptr<Message> root = schema.New(d);
-    Message *cur = root.get();
-    if (!FillRequiredScalars(cur)) return true;
-    for (int i = 0; i < levels; i++) {
-      cur = cur->GetReflection()->MutableMessage(cur, path[static_cast<size_t>(i) % path.size()],
-                                                 schema.factory.get());
-      if (!FillRequiredScalars(cur)) return true;
+  for (const auto &path : RecursionPaths(d)) {
+    std::string route;
+    for (const FieldDescriptor *f : path) route += (route.empty() ? "" : ".") + f->name();
+    for (int limit : {100, 1, 2, 10, 31}) {
+      int accepted = 0, rejected = 0;
+      for (int levels = std::max(0, limit - 3); levels <= limit + 3; levels++) {
+        int actual = 0;
+        std::unique_ptr<Message> root = BuildChain(schema, d, path, levels, &actual);
+        if (!root) break;
+        std::string bytes = Det(*root);
+        Context ctx{&opts, &schema,
+                    "depth probe (" + std::to_string(actual) + " levels through " + route +
+                        ", limit " + std::to_string(limit) + ")",
+                    "", nullptr};
+        Rng r(static_cast<uint64_t>(levels));
+        Checker c(ctx, d, pbc, r);
+        pbc_decode_options o = {limit == 100 ? 0u : static_cast<uint32_t>(limit), false};
+        Expect e;
+        e.status = PBC_ERR_DEPTH_LIMIT;
+        if (limit != 100) {
+          e.lib_recursion_limit = limit;
+          e.options = &o;
+        } else if (levels & 1) {
+          e.options = &o;  // max_depth 0: the default
+        }
+        if (!c.Same("depth limit", bytes, e)) {
+          ReportFailure(ctx, d, c.failure());
+          return false;
+        }
+        std::unique_ptr<Message> probe = schema.New(d);
+        bool lib_ok;
+        if (limit == 100) {
+          lib_ok = probe->ParseFromString(bytes);
+        } else {
+          gp::io::CodedInputStream cis(reinterpret_cast<const uint8_t *>(bytes.data()),
+                                       static_cast<int>(bytes.size()));
+          cis.SetRecursionLimit(limit);
+          lib_ok = probe->ParseFromCodedStream(&cis);
+        }
+        (lib_ok ? accepted : rejected)++;
+      }
+      if (accepted + rejected > 0 && (accepted == 0 || rejected == 0)) {
+        fprintf(stdout, "FAIL: harness error: the depth probe of %s through %s found no limit "
+                        "around %d (%d accepted, %d rejected)\n",
+                d->full_name().c_str(), route.c_str(), limit, accepted, rejected);
+        return false;
+      }
     }
-    std::string bytes;
-    root->SerializePartialToString(&bytes);
-    std::unique_ptr<Message> probe = schema.New(d);
-    bool lib_ok = probe->ParseFromString(bytes);
-    (lib_ok ? accepted : rejected)++;
-    Context ctx{&opts, &schema, "depth probe (" + std::to_string(levels) + " levels)", "",
-                nullptr};
-    Rng r(static_cast<uint64_t>(levels));
-    Checker c(ctx, d, pbc, r);
-    if (!c.Same("depth limit", bytes, lib_ok ? PBC_OK : PBC_ERR_DEPTH_LIMIT)) {
-      ReportFailure(ctx, d, c.failure());
-      return false;
-    }
-  }
-  if (accepted == 0 || rejected == 0) {
-    fprintf(stdout, "FAIL: harness error: the depth probe of %s found no limit (%d accepted, "
-                    "%d rejected)\n",
-            d->full_name().c_str(), accepted, rejected);
-    return false;
   }
   return true;
 }
@@ -1859,11 +2937,64 @@ void PrintStats() {
             kv.first.c_str(), kv.second.first, kv.second.second);
 }
 
+// --hex: one given input (for reproducing a failure by hand): libprotobuf's
+// and pbc's verdicts and outputs, then the usual comparison.
+int RunHex(const Options &opts) {
+  Schema schema;
+  schema.Load(opts.proto_paths, opts.proto);
+  const Descriptor *d = schema.Find(opts.message);
+  if (!d) Die("no message %s in %s", opts.message.c_str(), opts.proto.c_str());
+  const pbc_message_info *info = FindPbc(opts.message);
+  if (!info) Die("pbc_find_message(\"%s\") is NULL", opts.message.c_str());
+  std::string in;
+  std::string digits;
+  for (char ch : opts.hex)
+    if (isxdigit(static_cast<unsigned char>(ch))) digits += ch;
+  if (digits.size() % 2) Die("--hex: odd number of digits");
+  for (size_t i = 0; i < digits.size(); i += 2)
+    in += static_cast<char>(std::stoi(digits.substr(i, 2), nullptr, 16));
+  std::unique_ptr<Message> lib = schema.New(d);
+  bool lib_ok = lib->ParseFromString(in);
+  printf("input:       %s\n", Hex(in, 0, in.size()).c_str());
+  if (lib_ok)
+    printf("libprotobuf: %s\n", Hex(LibBytes(lib.get()), 0, SIZE_MAX).c_str());
+  else
+    printf("libprotobuf: rejects it\n");
+  PbcMessage pbc(info);
+  std::string err, out;
+  pbc_status st = pbc.Decode(in, true, false, &err);
+  if (st == PBC_OK && pbc.Encode(&out, &err))
+    printf("pbc:         %s\n", Hex(out, 0, out.size()).c_str());
+  else
+    printf("pbc:         %s %s\n", StatusName(st), err.c_str());
+  Context ctx{&opts, &schema, "--hex input", "", nullptr};
+  Rng r(opts.seed);
+  Checker c(ctx, d, &pbc, r);
+  if (!c.Same("given input", in)) {
+    ReportFailure(ctx, d, c.failure());
+    printf("0 passed, 1 failed\n");
+    return 1;
+  }
+  printf("1 passed, 0 failed\n");
+  return 0;
+}
+
 int RunRandom(const Options &opts) {
   Schema schema;
   schema.Load(opts.proto_paths, opts.proto);
   const Descriptor *d = schema.Find(opts.message);
   if (!d) Die("no message %s in %s", opts.message.c_str(), opts.proto.c_str());
+  // The writer's schema: the same one, or (--writer-proto) the full schema
+  // of which --proto is a reduced copy.
+  Schema writer_schema;
+  const Schema *writer = &schema;
+  const Descriptor *wd = d;
+  if (!opts.writer_proto.empty()) {
+    writer_schema.Load(opts.writer_proto_paths, opts.writer_proto);
+    writer = &writer_schema;
+    wd = writer->Find(opts.message);
+    if (!wd) Die("no message %s in %s", opts.message.c_str(), opts.writer_proto.c_str());
+  }
   const pbc_message_info *info = FindPbc(opts.message);
   if (!info) Die("pbc_find_message(\"%s\") is NULL: is its library linked whole?", opts.message.c_str());
   printf("seed: %" PRIu64 "\n", opts.seed);
@@ -1877,22 +3008,44 @@ int RunRandom(const Options &opts) {
     printf("0 passed, 1 failed\n");
     return 1;
   }
+  const bool message_set = d->options().message_set_wire_format();
   uint64_t passed = 0;
   size_t total_bytes = 0, max_bytes = 0;
   for (uint64_t k = 0; k < opts.cases; k++) {
     if (opts.only_case >= 0 && k != static_cast<uint64_t>(opts.only_case)) continue;
     Rng r(CaseSeed(opts.seed, k));
-    std::unique_ptr<Message> msg = schema.New(d);
-    Filler(r, schema, opts.max_depth).Fill(msg.get(), 0);
-    if (!msg->IsInitialized()) Die("harness error: case %" PRIu64 " is not initialized", k);
-    std::string bytes;
-    if (!msg->SerializeToString(&bytes)) Die("harness error: libprotobuf cannot serialize case %" PRIu64, k);
+    std::unique_ptr<Message> written = writer->New(wd);
+    Filler(r, *writer, opts.max_depth, message_set).Fill(written.get(), 0);
+    if (!written->IsInitialized()) Die("harness error: case %" PRIu64 " is not initialized", k);
+    std::string written_bytes = Det(*written);
+    std::unique_ptr<Message> msg;
+    if (writer == &schema) {
+      msg = std::move(written);
+    } else {
+      // Read with the reduced schema: what it lacks are unknown fields.
+      msg = schema.New(d);
+      if (!msg->ParseFromString(written_bytes))
+        Die("harness error: the reduced schema cannot parse case %" PRIu64, k);
+    }
+    std::string bytes = LibBytes(msg.get());
     total_bytes += bytes.size();
     max_bytes = std::max(max_bytes, bytes.size());
     Context ctx{&opts, &schema, "case " + std::to_string(k), "--only-case " + std::to_string(k),
                 msg.get()};
     pbc.ResetArenas();
-    if (!CheckMessage(ctx, *msg, bytes, &pbc, r)) {
+    bool ok = true;
+    if (writer != &schema) {
+      // (u) the writer's bytes as they are: the unknown fields where they
+      // were written, among the known ones. pbc must write them after the
+      // known fields, in the order read, as libprotobuf does.
+      Checker c(ctx, d, &pbc, r);
+      if (written_bytes != bytes) g_stats["(cases moving unknown fields)"].first++;
+      if (!c.Same("unknown fields", written_bytes)) {
+        ReportFailure(ctx, d, c.failure());
+        ok = false;
+      }
+    }
+    if (!ok || !CheckMessage(ctx, *msg, bytes, &pbc, r)) {
       printf("reproduce with: --seed %" PRIu64 " --only-case %" PRIu64 "\n", opts.seed, k);
       printf("%" PRIu64 " passed, 1 failed\n", passed);
       return 1;
@@ -1934,8 +3087,7 @@ int RunDataset(const Options &opts) {
     PbcMessage pbc(info);
     Rng r(CaseSeed(opts.seed, ~0ULL));
     Context ctx{&opts, &bench, "dataset file", "", dataset.get()};
-    std::string canon;
-    dataset->SerializeToString(&canon);
+    std::string canon = LibBytes(dataset.get());
     if (canon != file) {
       fprintf(stdout, "FAIL: %s is not in libprotobuf's canonical form\n", opts.dataset.c_str());
       failed++;
@@ -1967,8 +3119,7 @@ int RunDataset(const Options &opts) {
       continue;
     }
     ctx.message = msg.get();
-    std::string canon;
-    msg->SerializeToString(&canon);
+    std::string canon = LibBytes(msg.get());
     Rng r(CaseSeed(opts.seed, static_cast<uint64_t>(i)));
     pbc.ResetArenas();
     // The payload as it is: pbc must re-encode it exactly as libprotobuf
@@ -1995,14 +3146,162 @@ int RunDataset(const Options &opts) {
   return failed == 0 ? 0 : 1;
 }
 
+// ---------------------------------------------------------------------------
+// reduce: a copy of a .proto file with some fields and extensions removed,
+// for pbc to compile; the random mode with --writer-proto then writes
+// messages with the full schema and pbc reads them with the reduced one, so
+// what was removed reaches pbc as unknown fields of every kind (groups,
+// sub-messages, packed runs, map entries, oneof members, extensions...).
+//
+// libprotobuf writes extensions among the known fields by number and
+// unknown fields after all of them, while pbc keeps extensions as unknown
+// fields: for a message with extension ranges, either all its extensions
+// (of this file) go, and any of its fields may go too, or only extensions
+// numbered above the ones kept go, and no field (the schemas put extension
+// numbers above field numbers). Message sets keep everything.
+
+class Reducer {
+ public:
+  Reducer(Rng &r, const FileDescriptor *file) : r_(r), file_(file) {}
+
+  void Run(gp::FileDescriptorProto *fdp) {
+    // Decide, per extended message, which of this file's extensions stay.
+    std::vector<const FieldDescriptor *> exts;
+    CollectExtensions(file_, &exts);
+    std::map<const Descriptor *, std::vector<int>> numbers;
+    for (const FieldDescriptor *e : exts) numbers[e->containing_type()].push_back(e->number());
+    for (auto &kv : numbers) {
+      const Descriptor *t = kv.first;
+      std::vector<int> &ns = kv.second;
+      std::sort(ns.begin(), ns.end());
+      if (t->options().message_set_wire_format()) {
+        keep_fields_.insert(t);
+        continue;
+      }
+      int max_field = 0;
+      for (int i = 0; i < t->field_count(); i++) max_field = std::max(max_field, t->field(i)->number());
+      if (r_.Chance(0.5) || ns.front() < max_field) {
+        // All extensions go, fields may go too.
+        for (int n : ns) drop_ext_.insert({t, n});
+      } else {
+        keep_fields_.insert(t);
+        size_t keep = static_cast<size_t>(r_.Below(ns.size() + 1));
+        for (size_t i = keep; i < ns.size(); i++) drop_ext_.insert({t, ns[i]});
+      }
+    }
+    // Messages of this file with extension ranges that nobody here extends:
+    // their fields may go.
+    for (int i = 0; i < fdp->message_type_size(); i++)
+      ReduceMessage(fdp->mutable_message_type(i), file_->message_type(i));
+    ReduceExtensions(fdp->mutable_extension());
+  }
+
+ private:
+  static void CollectExtensions(const Descriptor *d, std::vector<const FieldDescriptor *> *out) {
+    for (int i = 0; i < d->extension_count(); i++) out->push_back(d->extension(i));
+    for (int i = 0; i < d->nested_type_count(); i++) CollectExtensions(d->nested_type(i), out);
+  }
+  static void CollectExtensions(const FileDescriptor *f, std::vector<const FieldDescriptor *> *out) {
+    for (int i = 0; i < f->extension_count(); i++) out->push_back(f->extension(i));
+    for (int i = 0; i < f->message_type_count(); i++) CollectExtensions(f->message_type(i), out);
+  }
+
+  void ReduceExtensions(gp::RepeatedPtrField<gp::FieldDescriptorProto> *exts) {
+    gp::RepeatedPtrField<gp::FieldDescriptorProto> kept;
+    for (const gp::FieldDescriptorProto &e : *exts) {
+      const Descriptor *t = file_->pool()->FindMessageTypeByName(e.extendee().substr(1));
+      if (!t) Die("reduce: extendee %s not found", e.extendee().c_str());
+      if (!drop_ext_.count({t, e.number()})) *kept.Add() = e;
+    }
+    exts->Swap(&kept);
+  }
+
+  void ReduceMessage(gp::DescriptorProto *mp, const Descriptor *d) {
+    for (int i = 0; i < mp->nested_type_size(); i++)
+      if (!d->nested_type(i)->options().map_entry())
+        ReduceMessage(mp->mutable_nested_type(i), d->nested_type(i));
+    ReduceExtensions(mp->mutable_extension());
+    if (keep_fields_.count(d) || d->options().message_set_wire_format()) return;
+    std::set<std::string> dropped_entries;
+    gp::RepeatedPtrField<gp::FieldDescriptorProto> kept;
+    for (int i = 0; i < mp->field_size(); i++) {
+      const gp::FieldDescriptorProto &f = mp->field(i);
+      if (r_.Chance(0.3)) {
+        const FieldDescriptor *fd = d->FindFieldByNumber(f.number());
+        if (fd->is_map()) dropped_entries.insert(fd->message_type()->name());
+        continue;
+      }
+      *kept.Add() = f;
+    }
+    mp->mutable_field()->Swap(&kept);
+    // Map entry types of removed map fields go too.
+    gp::RepeatedPtrField<gp::DescriptorProto> nested;
+    for (const gp::DescriptorProto &n : mp->nested_type())
+      if (!dropped_entries.count(n.name())) *nested.Add() = n;
+    mp->mutable_nested_type()->Swap(&nested);
+    // Oneofs left without members go; the others are renumbered.
+    std::map<int, int> renumber;
+    for (const gp::FieldDescriptorProto &f : mp->field())
+      if (f.has_oneof_index()) renumber[f.oneof_index()] = 0;
+    gp::RepeatedPtrField<gp::OneofDescriptorProto> oneofs;
+    for (auto &kv : renumber) {
+      kv.second = oneofs.size();
+      *oneofs.Add() = mp->oneof_decl(kv.first);
+    }
+    mp->mutable_oneof_decl()->Swap(&oneofs);
+    for (gp::FieldDescriptorProto &f : *mp->mutable_field())
+      if (f.has_oneof_index()) f.set_oneof_index(renumber[f.oneof_index()]);
+  }
+
+  Rng &r_;
+  const FileDescriptor *file_;
+  std::set<const Descriptor *> keep_fields_;    // no field of these goes
+  std::set<std::pair<const Descriptor *, int>> drop_ext_;
+};
+
+void AddToPool(const FileDescriptor *f, gp::DescriptorPool *pool,
+               std::set<const FileDescriptor *> *done) {
+  if (!done->insert(f).second) return;
+  for (int i = 0; i < f->dependency_count(); i++) AddToPool(f->dependency(i), pool, done);
+  gp::FileDescriptorProto p;
+  f->CopyTo(&p);
+  if (!pool->BuildFile(p)) Die("reduce: cannot rebuild %s", f->name().c_str());
+}
+
+int RunReduce(const Options &opts) {
+  Schema schema;
+  schema.Load(opts.proto_paths, opts.proto);
+  gp::FileDescriptorProto fdp;
+  schema.file->CopyTo(&fdp);
+  Rng r(opts.seed);
+  Reducer(r, schema.file).Run(&fdp);
+  gp::DescriptorPool pool;
+  std::set<const FileDescriptor *> done;
+  for (int i = 0; i < schema.file->dependency_count(); i++)
+    AddToPool(schema.file->dependency(i), &pool, &done);
+  const FileDescriptor *reduced = pool.BuildFile(fdp);
+  if (!reduced) Die("reduce: the reduced %s does not build", schema.file->name().c_str());
+  std::string path = opts.reduce_out + "/" + schema.file->name();
+  std::ofstream o(path, std::ios::binary);
+  o << "// " << schema.file->name() << " reduced by difftest (seed " << opts.seed
+    << "): read with it, what it lacks are unknown fields.\n";
+  o << reduced->DebugString();
+  if (!o) Die("cannot write %s", path.c_str());
+  printf("wrote %s\n", path.c_str());
+  return 0;
+}
+
 void Usage() {
   fprintf(stderr,
           "usage:\n"
           "  difftest diff --proto_path DIR --proto FILE.proto --message NAME --cases N\n"
           "                [--seed S] [--max-depth D] [--unknown-fields] [--mutations M]\n"
           "                [--only-case K] [--dump-dir DIR] [--verbose]\n"
+          "                [--writer-proto_path DIR2 --writer-proto FILE2.proto]\n"
+          "  difftest diff --proto_path DIR --proto FILE.proto --message NAME --hex HEX\n"
           "  difftest diff --proto_path DIR --proto benchmarks.proto --dataset FILE.pb\n"
-          "                --dataset-proto-path DIR2 --dataset-proto FILE2.proto [--seed S]\n");
+          "                --dataset-proto-path DIR2 --dataset-proto FILE2.proto [--seed S]\n"
+          "  difftest reduce --proto_path DIR --proto FILE.proto --seed S --out DIR2\n");
   exit(2);
 }
 
@@ -2019,7 +3318,9 @@ uint64_t ParseU64(const char *flag, const std::string &v) {
 int main(int argc, char **argv) {
   gp::SetLogHandler(QuietLogHandler);
   InstallCrashHandler();
-  if (argc < 2 || std::string(argv[1]) != "diff") Usage();
+  if (argc < 2) Usage();
+  const std::string command = argv[1];
+  if (command != "diff" && command != "reduce") Usage();
   Options o;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
@@ -2047,6 +3348,10 @@ int main(int argc, char **argv) {
     else if (a == "--only-case") o.only_case = static_cast<long long>(ParseU64("--only-case", next()));
     else if (a == "--dump-dir") o.dump_dir = next();
     else if (a == "--verbose") o.verbose = true;
+    else if (a == "--writer-proto_path") o.writer_proto_paths.push_back(next());
+    else if (a == "--writer-proto") o.writer_proto = next();
+    else if (a == "--out") o.reduce_out = next();
+    else if (a == "--hex") o.hex = next();
     else if (a == "--dataset") o.dataset = next();
     else if (a == "--dataset-proto-path") o.dataset_proto_paths.push_back(next());
     else if (a == "--dataset-proto") o.dataset_proto = next();
@@ -2055,11 +3360,17 @@ int main(int argc, char **argv) {
   }
   if (o.proto.empty()) Usage();
   if (o.proto_paths.empty()) o.proto_paths.push_back(".");
+  if (command == "reduce") {
+    if (o.reduce_out.empty()) Die("reduce needs --out");
+    return RunReduce(o);
+  }
+  if (!o.writer_proto.empty() && o.writer_proto_paths.empty()) o.writer_proto_paths.push_back(".");
   if (!o.dataset.empty()) {
     if (o.dataset_proto.empty()) Die("--dataset needs --dataset-proto");
     if (o.dataset_proto_paths.empty()) o.dataset_proto_paths.push_back(".");
     return RunDataset(o);
   }
   if (o.message.empty()) Die("--message is required");
+  if (!o.hex.empty()) return RunHex(o);
   return RunRandom(o);
 }

@@ -1484,17 +1484,21 @@ private:
   }
 
   /// Reads one scalar value at `pos` (bounded by `end`), as stored.
-  std::pair<Value, Value> getScalar(DecoderState &s, FieldType type,
-                                    Value pos, Value end) {
+  /// Reads one scalar value at `pos` (bounded by `end`): the position
+  /// after it, the value as stored and, for varints, the 64 bits read.
+  struct Scalar {
+    Value next, value, raw;
+  };
+  Scalar getScalar(DecoderState &s, FieldType type, Value pos, Value end) {
     if (fixedWidth(type)) {
       auto op = b.create<wire::GetFixedOp>(loc, ptrTy, storageType(type),
                                            s.dec, pos, end);
       checkNotNull(s, op.getNext());
-      return {op.getNext(), op.getValue()};
+      return {op.getNext(), op.getValue(), Value()};
     }
     auto op = b.create<wire::GetVarintOp>(loc, s.dec, pos, end);
     checkNotNull(s, op.getNext());
-    return {op.getNext(), fromVarint(type, op.getValue())};
+    return {op.getNext(), fromVarint(type, op.getValue()), op.getValue()};
   }
 
   /// For closed enums: is the value one the enum declares?
@@ -1523,24 +1527,25 @@ private:
 
   /// Continues when a closed enum value is known. An unknown value goes to
   /// the unknown fields instead, as libprotobuf does: the record just read
-  /// as it is (`raw`), or, for a value out of a packed run, re-encoded as a
-  /// record of its own. Then control goes to `next` with `pos`.
-  void keepOnlyKnownEnum(DecoderState &s, FieldOp field, Value v, bool raw,
-                         Block *next, Value pos) {
-    if (!field.getClosed())
+  /// as it is, or, for a value out of a packed run (`packedRaw`: the 64
+  /// bits read), re-encoded as a record of its own. Then control goes to
+  /// `next` with `pos`. In a map entry the value stays: the map field moves
+  /// the whole entry (see keepOnlyKnownMapValue).
+  void keepOnlyKnownEnum(DecoderState &s, FieldOp field, Value v,
+                         Value packedRaw, Block *next, Value pos) {
+    if (!field.getClosed() || inMapEntry(field))
       return;
     Block *keep = b.getBlock()->splitBlock(b.getInsertionPoint());
     Region &body = *keep->getParent();
     Block *unknown = newBlock(body);
     b.create<LLVM::CondBrOp>(loc, isKnownEnumValue(field, v), keep, unknown);
     b.setInsertionPointToStart(unknown);
-    if (raw) {
+    if (!packedRaw) {
       keepUnknown(s, pos);
     } else if (s.message.keepsUnknownFields()) {
-      Value wide = b.create<arith::ExtSIOp>(loc, i64, v);
       Value ok = b.create<wire::KeepUnknownVarintOp>(
-          loc, s.dec, unknownAddr(s.msg, s.message),
-          b.getI32IntegerAttr(field.getNumber()), wide);
+          loc, s.dec, unknownAddr(s.msg, s.message), packedRaw,
+          b.getI32IntegerAttr(field.getNumber()));
       Block *cont = b.getBlock()->splitBlock(b.getInsertionPoint());
       b.create<LLVM::CondBrOp>(loc, ok, cont, s.fail);
       b.setInsertionPointToStart(cont);
@@ -1571,8 +1576,8 @@ private:
   }
 
   void readScalar(DecoderState &s, FieldOp field) {
-    auto [next, v] = getScalar(s, field.getType(), s.afterTag, s.end);
-    keepOnlyKnownEnum(s, field, v, /*raw=*/true, s.loop, next);
+    auto [next, v, raw] = getScalar(s, field.getType(), s.afterTag, s.end);
+    keepOnlyKnownEnum(s, field, v, Value(), s.loop, next);
     if (field.isRepeated())
       store(v, appendElements(s, field, cst(i64, 1)));
     else
@@ -1621,8 +1626,8 @@ private:
     continueAfter(s, field, runEnd);
 
     b.setInsertionPointToStart(read);
-    auto [next, v] = getScalar(s, type, pos, runEnd);
-    keepOnlyKnownEnum(s, field, v, /*raw=*/false, element, next);
+    auto [next, v, raw] = getScalar(s, type, pos, runEnd);
+    keepOnlyKnownEnum(s, field, v, raw, element, next);
     store(v, appendElements(s, field, cst(i64, 1)));
     b.create<LLVM::BrOp>(loc, ValueRange{next}, element);
   }
@@ -1697,9 +1702,36 @@ private:
                       {target, start, end, s.dec, groupNumber});
     b.create<wire::PopOp>(loc, s.dec);
     checkNotNull(s, next);
-    if (field.isRepeated() && sub.getMapEntry())
+    if (field.isRepeated() && sub.getMapEntry()) {
+      keepOnlyKnownMapValue(s, field, sub, next);
       replaceDuplicateKey(s, field, sub);
+    }
     continueAfter(s, field, next);
+  }
+
+  /// A map entry whose value is a closed enum's undeclared value goes, whole
+  /// and as read, to the unknown fields, and the map is left as it was (as
+  /// libprotobuf does).
+  void keepOnlyKnownMapValue(DecoderState &s, FieldOp field, MessageOp entry,
+                             Value next) {
+    FieldOp value = entry.getFields().back();
+    if (!value.getClosed())
+      return;
+    Value addr = fieldAddr(s.msg, field);
+    Value sizeAddr = offsetPtr(addr, 8);
+    Value last = b.create<arith::SubIOp>(loc, load(i64, sizeAddr), cst(i64, 1));
+    Value added = offsetPtr(
+        load(ptrTy, addr),
+        b.create<arith::MulIOp>(loc, last, cst(i64, elementSize(field))));
+    Value v = load(i32, fieldAddr(added, value));
+    Block *keep = b.getBlock()->splitBlock(b.getInsertionPoint());
+    Block *unknown = newBlock(*keep->getParent());
+    b.create<LLVM::CondBrOp>(loc, isKnownEnumValue(value, v), keep, unknown);
+    b.setInsertionPointToStart(unknown);
+    store(last, sizeAddr);
+    keepUnknown(s, next);
+    continueAfter(s, field, next);
+    b.setInsertionPointToStart(keep);
   }
 
   /// A map entry whose key is already in the map replaces that entry's value

@@ -389,7 +389,9 @@ struct WriteFixedLowering : OpConversionPattern<WriteFixedOp> {
   }
 };
 
-/// Ops that are a runtime call, operands passed through.
+/// Ops that are a runtime call: the operands, then the integer attributes
+/// as constants (ops declare their attributes last, so the order matches the
+/// runtime function's parameters).
 template <typename Op>
 struct RuntimeCallLowering : OpConversionPattern<Op> {
   RuntimeCallLowering(MLIRContext *ctx, StringRef callee)

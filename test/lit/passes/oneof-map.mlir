@@ -1,5 +1,6 @@
 // proto-to-wire for oneofs, map entries and closed enums.
 // RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
+// RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s --check-prefix=CMAP
 
 proto.file "o.proto" package "" proto2 imports []
 proto.enum @Color file "o.proto" closed {
@@ -13,6 +14,11 @@ proto.message @O file "o.proto" {
   }
   proto.field "colors" = 3 : enum<@Color> repeated closed
   proto.field "m" = 4 : message<@O.MEntry> repeated
+  proto.field "cm" = 5 : message<@O.CEntry> repeated
+}
+proto.message @O.CEntry file "o.proto" map_entry {
+  proto.field "key" = 1 : int32 optional
+  proto.field "value" = 2 : enum<@Color> optional closed
 }
 proto.message @O.MEntry file "o.proto" map_entry {
   proto.field "key" = 1 : string optional
@@ -21,7 +27,7 @@ proto.message @O.MEntry file "o.proto" map_entry {
 
 // Size: a oneof member counts when the case is its number (zero included).
 // CHECK-LABEL: llvm.func @O_encoded_size(
-// CHECK: %[[CASEADDR:.*]] = llvm.getelementptr inbounds %arg0[56]
+// CHECK: %[[CASEADDR:.*]] = llvm.getelementptr inbounds %arg0[72]
 // CHECK: %[[CASE:.*]] = llvm.load %[[CASEADDR]] : !llvm.ptr -> i32
 // CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[CASE]], %c1_i32
 // CHECK: arith.select %[[IS1]]
@@ -40,7 +46,7 @@ proto.message @O.MEntry file "o.proto" map_entry {
 // A closed enum value the enum does not declare goes to the unknown
 // fields: as read when unpacked, re-encoded when out of a packed run.
 // CHECK-DAG: wire.keep_unknown %arg3
-// CHECK-DAG: wire.keep_unknown_varint %arg3, %{{.*}}, 3, %{{.*}}
+// CHECK-DAG: wire.keep_unknown_varint %arg3, %{{.*}}, %value{{.*}}, 3
 // A map entry with a key already in the map replaces that entry.
 // CHECK-DAG: llvm.call @pbc__O_MEntry_dec(
 // CHECK-DAG: wire.bytes_equal
@@ -53,6 +59,17 @@ proto.message @O.MEntry file "o.proto" map_entry {
 // CHECK: ^[[ABSENT]]:
 // CHECK: wire.put_bytes %arg1, "\12\00"
 // CHECK: wire.put_data
+
+// A map entry whose closed-enum value is undeclared goes whole to the
+// unknown fields: the array shrinks back, the raw entry is kept.
+// CMAP-LABEL: llvm.func @pbc__O_dec(
+// CMAP: llvm.call @pbc__O_CEntry_dec(
+// CMAP: arith.subi %{{.*}}, %c1_i64
+// CMAP: llvm.cond_br %{{.*}}, ^[[KNOWN:bb[0-9]+]], ^[[UNDECLARED:bb[0-9]+]]
+// CMAP: ^[[UNDECLARED]]:
+// CMAP-NEXT: llvm.store
+// CMAP: wire.keep_unknown
+// CMAP: llvm.func @O_decode(
 
 // The map entry keeps no unknown fields: unknown tags are only skipped.
 // CHECK-LABEL: llvm.func @pbc__O_MEntry_dec(

@@ -219,10 +219,10 @@ def Wire_KeepUnknownVarintOp : Wire_ReadOp<"keep_unknown_varint"> {
     For values taken out of a packed run (closed enums): the field is
     re-encoded as its own record, as libprotobuf does.
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$unknown, I32Attr:$number,
-                       I64:$value);
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$unknown, I64:$value,
+                       I32Attr:$number);
   let results = (outs I1:$ok);
-  let assemblyFormat = "$dec `,` $unknown `,` $number `,` $value attr-dict";
+  let assemblyFormat = "$dec `,` $unknown `,` $value `,` $number attr-dict";
 }
 
 def Wire_BytesEqualOp : Wire_Op<"bytes_equal", [MemoryEffects<[MemRead]>]> {
