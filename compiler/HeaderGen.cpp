@@ -171,6 +171,8 @@ const char kUsage[] = R"(
  *   pbc_status T_encode(const T *m, uint8_t *buf, size_t cap,
  *                       size_t *written);
  *       Serializes into buf, byte-identical to libprotobuf.
+ *   pbc_status T_write(const T *m, pbc_writer *w);
+ *       The same bytes, appended to a scattered writer (pbc/writer.h).
  *   extern const pbc_message_info T_info;
  *       T's entry for generic code, as pbc_find_message returns it.
  * Fields with explicit presence also get inline T_has_F, T_set_F (stores
@@ -223,6 +225,7 @@ private:
   void emitFunctions(MessageOp msg);
   void emitPresenceAccessors(MessageOp msg, FieldOp field);
   void emitOneofAccessors(MessageOp msg, OneofOp oneof);
+  void emitStreamingWriters(MessageOp msg);
 
   /// Records that `name` in `scope` stands for `what` (declared by `op`);
   /// reports a clash with an earlier entity of the same name.
@@ -372,6 +375,8 @@ void HeaderWriter::emitFile(FileOp file) {
     emitAsserts(msg);
   for (MessageOp msg : messages)
     emitFunctions(msg);
+  for (MessageOp msg : messages)
+    emitStreamingWriters(msg);
   os << "\n#endif /* " << guard << " */\n";
 }
 
@@ -652,6 +657,8 @@ void HeaderWriter::emitFunctions(MessageOp msg) {
      << " *m);\n"
      << "pbc_status " << function("encode") << "(const " << name
      << " *m, uint8_t *buf, size_t cap, size_t *written);\n"
+     << "pbc_status " << function("write") << "(const " << name
+     << " *m, pbc_writer *w);\n"
      << "extern const pbc_message_info " << function("info") << ";\n";
   for (Operation &op : msg.getBody().front()) {
     if (auto field = dyn_cast<FieldOp>(op)) {
@@ -730,6 +737,166 @@ void HeaderWriter::emitPresenceAccessors(MessageOp msg, FieldOp field) {
      << " |= " << mask << ";\n}\n";
   os << "static inline void " << clear << "(" << name << " *m) {\n  " << word
      << " &= ~" << mask << ";\n  " << zero << "\n}\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Streaming (append-only) writers, ProtoZero-style: T_w_set_F, T_w_add_F,
+// T_w_set_F_packed and T_w_begin_F, all static always-inline functions over
+// pbc/writer.h (compilers would otherwise leave some out of line).
+// Each passes its field's tag as constants computed here (the tag varint's
+// bytes as a little-endian integer, and its length), so that a setter
+// inlines to a constant store of the tag plus the value's encoding.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The tag of field `number` with wire type `wireType` as the runtime's
+/// *_tag_* functions take it: "0x1au, 1".
+std::string tagArgs(uint32_t number, unsigned wireType) {
+  uint64_t tag = (uint64_t(number) << 3) | wireType, bytes = 0;
+  unsigned shift = 0, length = 1;
+  while (tag >= 0x80) {
+    bytes |= ((tag & 0x7f) | 0x80) << shift;
+    tag >>= 7;
+    shift += 8;
+    length++;
+  }
+  bytes |= tag << shift;
+  std::string text = "0x" + llvm::utohexstr(bytes, /*LowerCase=*/true) +
+                     (bytes > UINT32_MAX ? "ull" : "u");
+  return text + ", " + std::to_string(length);
+}
+
+enum WireType : unsigned {
+  WireVarint = 0,
+  WireFixed64 = 1,
+  WireLen = 2,
+  WireStartGroup = 3,
+  WireEndGroup = 4,
+  WireFixed32 = 5
+};
+
+/// How a scalar field is appended: the C parameter type, the runtime call
+/// and the expression that turns `v` into what that call takes.
+struct ScalarWrite {
+  const char *param;
+  const char *call;
+  const char *value;
+  unsigned wireType;
+  const char *packedKind;
+};
+
+ScalarWrite scalarWrite(FieldType type) {
+  switch (type) {
+  case FieldType::Int32:
+  case FieldType::Enum: // negative values are 10-byte varints, as int32
+    return {"int32_t", "pbc_msg_append_tag_varint", "(uint64_t)(int64_t)v",
+            WireVarint, "PBC_PACKED_INT32"};
+  case FieldType::Int64:
+    return {"int64_t", "pbc_msg_append_tag_varint", "(uint64_t)v", WireVarint,
+            "PBC_PACKED_INT64"};
+  case FieldType::UInt32:
+    return {"uint32_t", "pbc_msg_append_tag_varint32", "v", WireVarint,
+            "PBC_PACKED_UINT32"};
+  case FieldType::UInt64:
+    return {"uint64_t", "pbc_msg_append_tag_varint", "v", WireVarint,
+            "PBC_PACKED_INT64"};
+  case FieldType::SInt32:
+    return {"int32_t", "pbc_msg_append_tag_varint32", "pbc_zigzag32(v)",
+            WireVarint, "PBC_PACKED_SINT32"};
+  case FieldType::SInt64:
+    return {"int64_t", "pbc_msg_append_tag_varint", "pbc_zigzag64(v)",
+            WireVarint, "PBC_PACKED_SINT64"};
+  case FieldType::Bool:
+    return {"bool", "pbc_msg_append_tag_varint32", "v ? 1u : 0u", WireVarint,
+            "PBC_PACKED_BOOL"};
+  case FieldType::Fixed32:
+    return {"uint32_t", "pbc_msg_append_tag_fixed32", "v", WireFixed32,
+            "PBC_PACKED_FIXED32"};
+  case FieldType::SFixed32:
+    return {"int32_t", "pbc_msg_append_tag_fixed32", "(uint32_t)v",
+            WireFixed32, "PBC_PACKED_FIXED32"};
+  case FieldType::Float:
+    return {"float", "pbc_msg_append_tag_fixed32", "pbc_float_bits(v)",
+            WireFixed32, "PBC_PACKED_FIXED32"};
+  case FieldType::Fixed64:
+    return {"uint64_t", "pbc_msg_append_tag_fixed64", "v", WireFixed64,
+            "PBC_PACKED_FIXED64"};
+  case FieldType::SFixed64:
+    return {"int64_t", "pbc_msg_append_tag_fixed64", "(uint64_t)v",
+            WireFixed64, "PBC_PACKED_FIXED64"};
+  case FieldType::Double:
+    return {"double", "pbc_msg_append_tag_fixed64", "pbc_double_bits(v)",
+            WireFixed64, "PBC_PACKED_FIXED64"};
+  default:
+    llvm_unreachable("not a scalar field type");
+  }
+}
+
+} // namespace
+
+void HeaderWriter::emitStreamingWriters(MessageOp msg) {
+  StringRef full = msg.getSymName();
+  os << "\n/* " << full
+     << ": append-only writers (pbc/writer.h, docs/streaming.md) */\n";
+  for (FieldOp field : msg.getFields()) {
+    uint32_t number = field.getNumber();
+    StringRef fieldName = field.getName();
+    auto function = [&](StringRef prefix, StringRef suffix = "") {
+      std::string fn =
+          cFunctionName(full, prefix.str() + fieldName.str() + suffix.str());
+      declareGlobal(fn, field,
+                    "streaming writer " + fn + " of " + describe(field));
+      return fn;
+    };
+
+    if (mapEntryOf(field)) {
+      // The entry is a message with fields key = 1 and value = 2: the
+      // caller sets them with the entry type's own writers.
+      os << "static PBC_ALWAYS_INLINE pbc_msg *" << function("w_add_")
+         << "(pbc_msg *m) {\n  return pbc_msg_begin_tag_nested(m, "
+         << tagArgs(number, WireLen) << ");\n}\n";
+      continue;
+    }
+    switch (field.getType()) {
+    case FieldType::Message:
+      os << "static PBC_ALWAYS_INLINE pbc_msg *" << function("w_begin_")
+         << "(pbc_msg *m) {\n  return pbc_msg_begin_tag_nested(m, "
+         << tagArgs(number, WireLen) << ");\n}\n";
+      continue;
+    case FieldType::Group:
+      os << "static PBC_ALWAYS_INLINE pbc_msg *" << function("w_begin_")
+         << "(pbc_msg *m) {\n  return pbc_msg_begin_tag_group(m, "
+         << tagArgs(number, WireStartGroup) << ", "
+         << ((number << 3) | WireEndGroup) << "u);\n}\n";
+      continue;
+    case FieldType::String:
+    case FieldType::Bytes: {
+      const char *data = field.getType() == FieldType::String
+                             ? "const char *data"
+                             : "const void *data";
+      os << "static PBC_ALWAYS_INLINE void "
+         << function(field.isRepeated() ? "w_add_" : "w_set_") << "(pbc_msg *m, "
+         << data << ", size_t size) {\n  pbc_msg_append_tag_bytes(m, "
+         << tagArgs(number, WireLen) << ", data, size);\n}\n";
+      continue;
+    }
+    default:
+      break;
+    }
+
+    ScalarWrite write = scalarWrite(field.getType());
+    os << "static PBC_ALWAYS_INLINE void "
+       << function(field.isRepeated() ? "w_add_" : "w_set_") << "(pbc_msg *m, "
+       << write.param << " v) {\n  " << write.call << "(m, "
+       << tagArgs(number, write.wireType) << ", " << write.value << ");\n}\n";
+    if (field.isRepeated() && isPackable(field.getType()))
+      os << "static PBC_ALWAYS_INLINE void " << function("w_set_", "_packed")
+         << "(pbc_msg *m, const " << write.param
+         << " *values, size_t count) {\n  pbc_msg_append_tag_packed(m, "
+         << tagArgs(number, WireLen) << ", " << write.packedKind
+         << ", values, count);\n}\n";
+  }
 }
 
 LogicalResult pbc::emitHeader(ModuleOp module, StringRef protoFile,

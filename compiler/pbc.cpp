@@ -80,9 +80,12 @@ cl::opt<unsigned> optLevel("O", cl::Prefix, cl::init(2),
                            cl::desc("Optimization level 0-3 (default 2)"),
                            cl::sub(compileCmd), cl::cat(compileCat));
 
-// The runtime header generated headers include, written next to them.
+// The runtime headers generated headers include, written next to them.
 const char kRuntimeHeader[] = {
 #include "RuntimeHeader.inc"
+    0};
+const char kRuntimeWriterHeader[] = {
+#include "RuntimeWriterHeader.inc"
     0};
 
 int fail(const Twine &message) {
@@ -240,6 +243,9 @@ private:
     SmallString<256> runtimeHeader(dir);
     sys::path::append(runtimeHeader, "pbc", "pbc.h");
     outputs[std::string(runtimeHeader)] = kRuntimeHeader;
+    SmallString<256> writerHeader(dir);
+    sys::path::append(writerHeader, "pbc", "writer.h");
+    outputs[std::string(writerHeader)] = kRuntimeWriterHeader;
     return 0;
   }
 

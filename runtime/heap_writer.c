@@ -49,7 +49,7 @@ void pbc_heap_writer_init(pbc_heap_writer *h, size_t chunk_size) {
   start(h);
 }
 
-size_t pbc_heap_writer_size(const pbc_heap_writer *h) {
+size_t pbc_heap_writer_size(pbc_heap_writer *h) {
   return (size_t)pbc_writer_position(&h->writer);
 }
 
@@ -57,7 +57,7 @@ size_t pbc_heap_writer_chunk_count(const pbc_heap_writer *h) {
   return h->chunk_count;
 }
 
-const uint8_t *pbc_heap_writer_chunk(const pbc_heap_writer *h, size_t i,
+const uint8_t *pbc_heap_writer_chunk(pbc_heap_writer *h, size_t i,
                                      size_t *size) {
   if (i >= h->chunk_count) {
     *size = 0;
@@ -69,7 +69,7 @@ const uint8_t *pbc_heap_writer_chunk(const pbc_heap_writer *h, size_t i,
   return h->chunks[i];
 }
 
-size_t pbc_heap_writer_copy(const pbc_heap_writer *h, void *out, size_t cap) {
+size_t pbc_heap_writer_copy(pbc_heap_writer *h, void *out, size_t cap) {
   uint8_t *dst = out;
   size_t copied = 0;
   for (size_t i = 0; i < h->chunk_count && copied < cap; i++) {

@@ -8,6 +8,9 @@
 #include "pbc/pbc.h"
 #include "pbc/writer.h"
 
+static uint8_t *put_varint_exact(uint8_t *p, uint64_t v);
+static void flush_scratch(pbc_writer *w);
+
 /* Records the first error; from now on nothing fits, so every append takes
  * a slow path, which drops it. */
 static void fail(pbc_writer *w, pbc_status s) {
@@ -34,6 +37,16 @@ void pbc_writer_init(pbc_writer *w, const pbc_writer_delegate *delegate) {
 
 pbc_status pbc_writer_status(const pbc_writer *w) { return w->status; }
 
+uint64_t pbc_writer_position(pbc_writer *w) {
+  flush_scratch(w);
+  return pbc__position(w);
+}
+
+size_t pbc_writer_chunk_used(pbc_writer *w) {
+  flush_scratch(w);
+  return (size_t)(w->cur - w->chunk_begin);
+}
+
 /* The slow-path view of m's reserved length bytes, which lie contiguous at
  * m->size_field in the current chunk. */
 static void record_size_location(pbc_writer *w, pbc_msg *m) {
@@ -46,20 +59,18 @@ static void record_size_location(pbc_writer *w, pbc_msg *m) {
 }
 
 /* The writer leaves the current chunk: open messages whose length bytes are
- * in it remember where (finalize may have to patch them), and when the
- * delegate has committed everything before the next chunk, their lengths
- * can only go out as patches. */
+ * in it remember where they are (finalize may have to patch them) and
+ * where their body starts, and leave finalize's fast path, which only
+ * knows the current chunk. */
 static void leave_chunk(pbc_writer *w) {
   uintptr_t lo = (uintptr_t)w->chunk_begin, hi = (uintptr_t)w->end;
   for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
     uintptr_t at = (uintptr_t)m->size_field;
-    if (m->size_field != NULL && at >= lo && at < hi)
-      record_size_location(w, m);
+    if (m->size_field == NULL || at < lo || at >= hi) continue;
+    record_size_location(w, m);
+    m->start = (uint64_t)at + 4 + w->base;
+    m->size_field = NULL;
   }
-}
-
-static void commit_open_sizes(pbc_writer *w) {
-  for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) m->size_field = NULL;
 }
 
 /* Asks the delegate for the next chunk; the current one is full. */
@@ -79,20 +90,20 @@ static bool next_chunk(pbc_writer *w) {
     fail(w, PBC_ERR_OUT_OF_MEMORY);
     return false;
   }
-  uint64_t pos = pbc_writer_position(w);
+  uint64_t pos = pbc__position(w);
   w->chunk_id = id;
   w->chunk_begin = begin;
   w->cur = begin;
   w->end = end;
   w->base = pos - (uint64_t)(uintptr_t)begin;
-  if (committed && w->delegate.patch != NULL) {
-    w->first_live = id;
-    commit_open_sizes(w);
-  }
+  /* Open messages' lengths are all in earlier chunks now: with those
+   * committed, they go out as patches. */
+  if (committed && w->delegate.patch != NULL) w->first_live = id;
   return true;
 }
 
 uint8_t *pbc_writer_reserve(pbc_writer *w, size_t n) {
+  flush_scratch(w);
   if ((size_t)(w->end - w->cur) < n) return NULL;
   uint8_t *p = w->cur;
   w->cur += n;
@@ -101,6 +112,7 @@ uint8_t *pbc_writer_reserve(pbc_writer *w, size_t n) {
 
 void pbc_writer_write(pbc_writer *w, const void *data, size_t n) {
   const uint8_t *src = data;
+  flush_scratch(w);
   while (n > 0) {
     if (w->cur == w->end && !next_chunk(w)) return;
     size_t room = (size_t)(w->end - w->cur);
@@ -114,7 +126,8 @@ void pbc_writer_write(pbc_writer *w, const void *data, size_t n) {
 
 void pbc_writer_write_varint(pbc_writer *w, uint64_t v) {
   uint8_t buf[10];
-  size_t n = (size_t)(pbc__put_varint(buf, v) - buf);
+  flush_scratch(w);
+  size_t n = (size_t)(put_varint_exact(buf, v) - buf);
   if ((size_t)(w->end - w->cur) >= n) {
     memcpy(w->cur, buf, n);
     w->cur += n;
@@ -128,6 +141,55 @@ static void write_tag(pbc_writer *w, uint64_t tag, unsigned tag_len) {
   if (tag_len == 0) return;
   pbc__put_tag(buf, tag, tag_len);
   pbc_writer_write(w, buf, tag_len);
+}
+
+/* ---- The scratch buffer ------------------------------------------------------ */
+
+/* Moves a value the inline code wrote into the scratch buffer to the
+ * chunks (where it may straddle), and points the writer back at them. */
+static void flush_scratch(pbc_writer *w) {
+  if (!w->in_scratch) return;
+  size_t n = (size_t)(w->cur - w->scratch);
+  w->in_scratch = false;
+  w->cur = w->saved_cur;
+  w->end = w->saved_end;
+  w->base = w->saved_base;
+  if (!w->scratch_discard && w->status == PBC_OK)
+    pbc_writer_write(w, w->scratch, n);
+}
+
+/* Points the inline code at the scratch buffer. Open messages leave
+ * finalize's fast path, which computes lengths from cur. */
+static uint8_t *enter_scratch(pbc_writer *w, bool discard) {
+  for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
+    if (m->size_field == NULL) continue;
+    record_size_location(w, m);
+    m->start = (uint64_t)(uintptr_t)m->size_field + 4 + w->base;
+    m->size_field = NULL;
+  }
+  uint64_t pos = pbc__position(w);
+  w->saved_cur = w->cur;
+  w->saved_end = w->end;
+  w->saved_base = w->base;
+  w->base = pos - (uint64_t)(uintptr_t)w->scratch;
+  /* cur will be past end after the write: the next write is slow. */
+  w->cur = w->scratch;
+  w->end = w->scratch;
+  w->in_scratch = true;
+  w->scratch_discard = discard;
+  return w->scratch;
+}
+
+static bool make_top(pbc_msg *m);
+
+uint8_t *pbc__msg_prepare(pbc_msg *m, size_t need) {
+  pbc_writer *w = m->writer;
+  if (!make_top(m)) return enter_scratch(w, true);
+  if (w->end - w->cur >= (ptrdiff_t)need) return w->cur;
+  /* At the end of a chunk, the value usually fits the next one. */
+  if (w->cur == w->end && next_chunk(w) && w->end - w->cur >= (ptrdiff_t)need)
+    return w->cur;
+  return enter_scratch(w, w->status != PBC_OK);
 }
 
 /* ---- Messages -------------------------------------------------------------- */
@@ -163,7 +225,9 @@ static void store_size_slow(pbc_writer *w, pbc_msg *m, uint32_t size) {
 
 /* Ends the innermost open message m. */
 static size_t finalize_top(pbc_writer *w, pbc_msg *m) {
-  uint64_t size = pbc_writer_position(w) - m->start;
+  uint64_t size = m->size_field != NULL
+                      ? (uint64_t)(w->cur - m->size_field) - 4
+                      : pbc__position(w) - m->start;
   if (is_root(w, m)) return w->status == PBC_OK ? (size_t)size : SIZE_MAX;
   w->top = m - 1;
   if (m->end_tag != 0) {
@@ -183,6 +247,7 @@ static size_t finalize_top(pbc_writer *w, pbc_msg *m) {
  * False when the write must be dropped (an error, or m was finalized). */
 static bool make_top(pbc_msg *m) {
   pbc_writer *w = m->writer;
+  flush_scratch(w);
   if (!is_open(w, m)) return false;
   while (w->top != m) finalize_top(w, w->top);
   return w->status == PBC_OK;
@@ -190,6 +255,7 @@ static bool make_top(pbc_msg *m) {
 
 size_t pbc__msg_finalize_slow(pbc_msg *m) {
   pbc_writer *w = m->writer;
+  flush_scratch(w);
   if (!is_open(w, m)) return SIZE_MAX;
   while (w->top != m) finalize_top(w, w->top);
   return finalize_top(w, m);
@@ -198,22 +264,6 @@ size_t pbc__msg_finalize_slow(pbc_msg *m) {
 pbc_status pbc_writer_finish(pbc_writer *w) {
   pbc__msg_finalize_slow(&w->stack[0]);
   return w->status;
-}
-
-void pbc__msg_varint_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
-                          uint64_t v) {
-  if (!make_top(m)) return;
-  write_tag(m->writer, tag, tag_len);
-  pbc_writer_write_varint(m->writer, v);
-}
-
-void pbc__msg_fixed_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
-                         uint64_t v, unsigned size) {
-  uint8_t buf[8];
-  if (!make_top(m)) return;
-  pbc__store_le64(buf, v);
-  write_tag(m->writer, tag, tag_len);
-  pbc_writer_write(m->writer, buf, size);
 }
 
 void pbc__msg_bytes_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
@@ -273,12 +323,23 @@ pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
     return sink;
   }
   if (w->status != PBC_OK) return sink;
-  child->start = pbc_writer_position(w);
+  child->start = pbc__position(w); /* used while size_field is NULL */
   w->top = child;
   return child;
 }
 
 /* ---- Packed runs ------------------------------------------------------------ */
+
+/* Writes exactly the varint's bytes (the inline encoder may write past
+ * them, which an exactly reserved span cannot take). */
+static uint8_t *put_varint_exact(uint8_t *p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = (uint8_t)v;
+  return p;
+}
 
 static size_t varint_size(uint64_t v) {
   size_t n = 1;
@@ -347,7 +408,7 @@ static void write_packed_values(pbc_writer *w, pbc_packed_kind kind,
     if (p != NULL) {
       if (width == 4) pbc__store_le32(p, (uint32_t)v), p += 4;
       else if (width == 8) pbc__store_le64(p, v), p += 8;
-      else p = pbc__put_varint(p, v);
+      else p = put_varint_exact(p, v);
     } else if (width != 0) {
       uint8_t buf[8];
       pbc__store_le64(buf, v);

@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 llvm-19-tools
-  libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev
+  libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev libprotozero-dev
   cmake ninja-build python3
 )
 missing=()

@@ -31,6 +31,8 @@ config.substitutions.extend([
     ("%difftest", os.path.join(config.pbc_obj_root, "test", "e2e", "libpbc_difftest.a")),
     ("%protobuf_libs", config.protobuf_libs),
     ("%protobuf_include", config.protobuf_include),
+    ("%writer_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "writer_test_asan")),
+    ("%writer_test", os.path.join(config.pbc_obj_root, "test", "runtime", "writer_test")),
     ("%runtime_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test_asan")),
     ("%runtime_test", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test")),
 ])

@@ -95,6 +95,8 @@ typedef struct pbc_decode_options {
  * any message without knowing its C type. A library's messages are found
  * when its object for that .proto file is linked in: reference any of its
  * functions, or link the archive whole (-Wl,--whole-archive). */
+typedef struct pbc_writer pbc_writer; /* pbc/writer.h */
+
 typedef struct pbc_message_info {
   const char *full_name; /* "tutorial.Person" */
   size_t struct_size;
@@ -104,6 +106,7 @@ typedef struct pbc_message_info {
   size_t (*encoded_size)(const void *m);
   pbc_status (*encode)(const void *m, uint8_t *buf, size_t cap,
                        size_t *written);
+  pbc_status (*write)(const void *m, pbc_writer *w); /* T_write */
   bool (*is_initialized)(const void *m);
   const void *internal_decoder; /* for pbc_decode; not a user API */
 } pbc_message_info;
@@ -125,5 +128,7 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
 #ifdef __cplusplus
 }
 #endif
+
+#include "pbc/writer.h" /* the scattered writer and the streaming API */
 
 #endif /* PBC_PBC_H */

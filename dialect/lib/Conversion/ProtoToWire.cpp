@@ -128,7 +128,7 @@ public:
       buildIsInitialized(m);
       buildSize(m);
       buildEncoder(m);
-      if (getenv("PBC_EXPERIMENTAL_WRITE")) buildWriter(m);
+      buildWriter(m);
       buildDecoder(m);
       buildEntryPoints(m);
       infos.push_back(buildInfo(m));
@@ -459,7 +459,7 @@ private:
     b.setInsertionPointToEnd(module.getBody());
     auto infoTy = LLVM::LLVMStructType::getLiteral(
         b.getContext(),
-        {ptrTy, i64, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy});
+        {ptrTy, i64, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy});
     // weak_odr like the functions: libraries sharing an import don't clash.
     auto info = b.create<LLVM::GlobalOp>(loc, infoTy, /*isConstant=*/true,
                                          LLVM::Linkage::WeakODR, base,
@@ -473,6 +473,7 @@ private:
         b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "decode")),
         b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encoded_size")),
         b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "encode")),
+        b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "write")),
         b.create<LLVM::AddressOfOp>(loc, ptrTy, fn(m, "is_initialized")),
         b.create<LLVM::AddressOfOp>(loc, ptrTy, internal(m, "dec"))};
     for (auto [i, v] : llvm::enumerate(fields))

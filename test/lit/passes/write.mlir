@@ -1,0 +1,40 @@
+// T_write: size once, then straight into the writer's chunk when it has
+// room (the backwards encoder, unchecked), else forwards through the
+// writer, field by field, sub-messages with the size already known.
+// RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
+
+proto.file "w.proto" package "" proto3 imports []
+proto.message @W file "w.proto" {
+  proto.field "id" = 1 : int32 implicit
+  proto.field "name" = 2 : string implicit
+  proto.field "sub" = 3 : message<@W> optional
+  proto.field "vals" = 4 : fixed32 repeated packed
+}
+
+// CHECK-LABEL: llvm.func @pbc__W_wr(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64)
+// CHECK: %[[ROOM:.*]] = wire.reserve %arg1, %arg2
+// CHECK: scf.if %{{.*}} {
+// Forwards, ascending field numbers.
+// CHECK: wire.write_varint %arg1, %c8_i64
+// CHECK: wire.write_varint %arg1, %{{.*}}
+// CHECK: wire.write_varint %arg1, %c18_i64
+// CHECK: wire.write_data
+// CHECK: %[[SUBSIZE:.*]] = llvm.call @W_encoded_size(
+// CHECK: wire.write_varint %arg1, %c26_i64
+// CHECK: wire.write_varint %arg1, %[[SUBSIZE]]
+// CHECK: llvm.call @pbc__W_wr(%{{.*}}, %arg1, %[[SUBSIZE]])
+// Packed fixed32: one copy of the array.
+// CHECK: wire.write_varint %arg1, %c34_i64
+// CHECK: wire.write_data %arg1
+// Unknown fields last.
+// CHECK: wire.write_data %arg1
+// CHECK: } else {
+// CHECK: %[[END:.*]] = llvm.getelementptr %[[ROOM]][%arg2]
+// CHECK: %[[NOLIMIT:.*]] = llvm.mlir.zero
+// CHECK: llvm.call @pbc__W_enc(%arg0, %[[END]], %[[NOLIMIT]])
+
+// CHECK-LABEL: llvm.func @W_write(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+// CHECK: %[[SIZE:.*]] = llvm.call @W_encoded_size(%arg0)
+// CHECK: llvm.call @pbc__W_wr(%arg0, %arg1, %[[SIZE]])
+// CHECK: %[[ST:.*]] = llvm.call @pbc_writer_status(%arg1)
+// CHECK: llvm.return %[[ST]] : i32
