@@ -6,17 +6,9 @@
 
 #include "pbc_rt.h"
 
-static size_t varint_size(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    n++;
-  }
-  return n;
-}
 
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
-  uint8_t *start = end - varint_size(v);
+  uint8_t *start = end - pbc_rt_varint_size(v);
   uint8_t *p = start;
   while (v >= 0x80) {
     *p++ = (uint8_t)(v | 0x80);

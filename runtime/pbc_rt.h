@@ -116,6 +116,16 @@ bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
 bool pbc_rt_bytes_equal(const uint8_t *a, size_t a_size, const uint8_t *b,
                         size_t b_size);
 
+/* Bytes the varint encoding of v takes (1 to 10). */
+static inline size_t pbc_rt_varint_size(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
 /* Writes v as a varint ending at `end`; returns its first byte. */
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);
 

@@ -7,6 +7,7 @@
 
 #include "pbc/pbc.h"
 #include "pbc/writer.h"
+#include "pbc_rt.h"
 
 static uint8_t *put_varint_exact(uint8_t *p, uint64_t v);
 static void flush_scratch(pbc_writer *w);
@@ -341,14 +342,6 @@ static uint8_t *put_varint_exact(uint8_t *p, uint64_t v) {
   return p;
 }
 
-static size_t varint_size(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    n++;
-  }
-  return n;
-}
 
 /* Element i of a packed array as the varint (or fixed value) it becomes. */
 static uint64_t packed_value(pbc_packed_kind kind, const void *values,
@@ -382,7 +375,7 @@ static bool packed_size(pbc_packed_kind kind, const void *values,
   }
   uint64_t total = 0;
   for (size_t i = 0; i < count; i++) {
-    total += varint_size(packed_value(kind, values, i));
+    total += pbc_rt_varint_size(packed_value(kind, values, i));
     if (total > INT32_MAX) return false;
   }
   *out = total;
