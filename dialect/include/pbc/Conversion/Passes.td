@@ -34,11 +34,13 @@ def ProtoLayout : Pass<"proto-layout", "mlir::ModuleOp"> {
 def ProtoToWire : Pass<"proto-to-wire", "mlir::ModuleOp"> {
   let summary = "Generate codec functions from the schema";
   let description = [{
-    For each message T of the laid-out schema, emits `T_init`, `T_decode`,
-    `T_encoded_size`, `T_encode` (the C API), the internal codecs
-    `pbc__T_dec` (a tag switch over the fields) and `pbc__T_enc` (backwards
-    writer), and a `pbc_message_info` record in the `pbc_msgs` section. The
-    proto ops are consumed.
+    For each message T of the laid-out schema, emits the C API (`T_init`,
+    `T_is_initialized`, `T_decode`, `T_encoded_size`, `T_encode`, `T_write`),
+    the internal codecs `pbc__T_dec` (a tag switch over the fields, every
+    handler ending in an in-order expect-tag chain), `pbc__T_enc` (a
+    backwards writer with hoisted room checks) and `pbc__T_wr` (T_write's
+    chunk-or-forwards writer), and the `T_info` record, listed in the
+    `pbc_msgs` section. The proto ops are consumed.
   }];
   let options = [
     ListOption<"files", "files", "std::string",
