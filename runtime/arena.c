@@ -132,6 +132,18 @@ void *pbc_arena_alloc(pbc_arena *a, size_t size) {
   return alloc_from_new_block(a, size);
 }
 
+bool pbc_arena_extend(pbc_arena *a, void *p, size_t old_size,
+                      size_t new_size) {
+  size_t old_aligned, new_aligned;
+  if (!align_size(old_size, &old_aligned) || !align_size(new_size, &new_aligned))
+    return false;
+  /* Only the newest allocation can grow, and only inside its block. */
+  if ((uint8_t *)p + old_aligned != a->ptr) return false;
+  if (new_aligned - old_aligned > bytes_left(a)) return false;
+  a->ptr += new_aligned - old_aligned;
+  return true;
+}
+
 void pbc_arena_reset(pbc_arena *a) {
   free_heap_blocks(a);
   use_initial_block(a);

@@ -178,6 +178,10 @@ void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
     pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
     return NULL;
   }
+  if (size > 0 && pbc_arena_extend(d->arena, data,
+                                   capacity_for(size) * elem_size,
+                                   cap * elem_size))
+    return data;
   void *grown = pbc_rt_alloc(d, cap * elem_size);
   if (grown == NULL) return NULL;
   if (size > 0) memcpy(grown, data, size * elem_size);

@@ -88,14 +88,21 @@ const uint8_t *pbc_rt_skip(pbc_decoder *d, const uint8_t *p,
 bool pbc_rt_push(pbc_decoder *d);
 void pbc_rt_pop(pbc_decoder *d);
 
+/* Grows the arena's newest allocation p (of old_size bytes) to new_size in
+ * place, when it is the last thing in the current block and the block has
+ * room; false (nothing changed) otherwise. */
+bool pbc_arena_extend(pbc_arena *a, void *p, size_t old_size, size_t new_size);
+
 /* Arena memory for a sub-message or string copy; NULL with OUT_OF_MEMORY. */
 void *pbc_rt_alloc(pbc_decoder *d, size_t size);
 
 /* Makes room for `add` more elements in a repeated field's array of `size`
  * elements of `elem_size` bytes. Arrays the decoder builds always have a
  * capacity of max(4, next power of two >= size), so the capacity is implied
- * by the size: when size + add fits, `data` comes back unchanged; otherwise a
- * new arena array with the first `size` elements copied. NULL with
+ * by the size: when size + add fits, `data` comes back unchanged; otherwise
+ * the array grows in place when it is the arena's newest allocation (the
+ * common case while one repeated field is being read), or moves to a new
+ * arena array with the first `size` elements copied. NULL with
  * OUT_OF_MEMORY (also when the byte count would overflow). */
 void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                   size_t elem_size);
