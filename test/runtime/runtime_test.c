@@ -742,9 +742,7 @@ static size_t fake_size(const void *mp) {
 static uint8_t *fake_enc(const void *mp, uint8_t *end, uint8_t *limit) {
   const fake *m = mp;
   uint8_t *p = end;
-  uint8_t scratch[10];
   size_t need = fake_size(mp);
-  (void)scratch;
   if (limit && (size_t)(end - limit) < need) return NULL;
   if (m->name.size != 0) {
     p -= m->name.size;

@@ -13,6 +13,7 @@
 #include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 #include "pbc/Dialect/Wire/WireOps.h"
+#include "pbc/pbc.h" // the status codes the generated code reports
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,14 +33,6 @@ using namespace pbc::proto;
 namespace wire = pbc::wire;
 
 namespace {
-
-// Mirrors pbc_status in include/pbc/pbc.h.
-enum Status : int32_t {
-  kTruncated = 1,
-  kBadLength = 5,
-  kEndGroup = 6,
-  kInvalidUtf8 = 7,
-};
 
 enum WireType : uint32_t {
   kVarint = 0,
@@ -1361,7 +1354,7 @@ private:
     b.setInsertionPointToStart(atEnd);
     Value inGroup = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                             s.group, cst(i32, 0));
-    checkOr(s, inGroup, kTruncated);
+    checkOr(s, inGroup, PBC_ERR_TRUNCATED);
     b.create<LLVM::BrOp>(loc, ValueRange{pos}, s.ret);
 
     b.setInsertionPointToStart(readTag);
@@ -1430,7 +1423,7 @@ private:
     Value number = b.create<arith::ShRUIOp>(loc, s.tag, cst(i32, 3));
     Value matches = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                             number, s.group);
-    checkOr(s, matches, kEndGroup);
+    checkOr(s, matches, PBC_ERR_END_GROUP);
     b.create<LLVM::BrOp>(loc, ValueRange{s.afterTag}, s.ret);
 
     b.setInsertionPointToStart(skip);
@@ -1602,7 +1595,7 @@ private:
       checkOr(s,
               b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
                                       cst(i64, 0)),
-              kBadLength);
+              PBC_ERR_BAD_LENGTH);
       Value count = b.create<arith::DivUIOp>(loc, len.getLength(), cst(i64, w));
       Value dst = appendElements(s, field, count);
       b.create<LLVM::MemcpyOp>(loc, dst, start, len.getLength(),
@@ -1639,7 +1632,7 @@ private:
     Value data = len.getNext();
     Value size = len.getLength();
     if (field.getUtf8())
-      checkOr(s, b.create<wire::Utf8ValidOp>(loc, data, size), kInvalidUtf8);
+      checkOr(s, b.create<wire::Utf8ValidOp>(loc, data, size), PBC_ERR_INVALID_UTF8);
     Value addr = field.isRepeated() ? appendElements(s, field, cst(i64, 1))
                                     : fieldAddr(s.msg, field);
     store(data, addr);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Wire/WireOps.h"
+#include "pbc/pbc.h" // the status codes the generated code reports
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -24,8 +25,6 @@ using namespace mlir;
 using namespace pbc::wire;
 
 namespace {
-
-constexpr int32_t kStatusTruncated = 1;
 
 /// IR building shared by the patterns.
 struct Emitter {
@@ -291,7 +290,7 @@ struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
 
     rw.setInsertionPointToStart(truncated);
     Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy,
-                               {dec, e.cst(e.i32, kStatusTruncated)});
+                               {dec, e.cst(e.i32, PBC_ERR_TRUNCATED)});
     Value zero = rw.create<LLVM::ZeroOp>(e.loc, valueTy);
     rw.create<LLVM::BrOp>(e.loc, ValueRange{null, zero}, done);
 
@@ -329,7 +328,7 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
 
     rw.setInsertionPointToStart(truncated);
     Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy,
-                               {dec, e.cst(e.i32, kStatusTruncated)});
+                               {dec, e.cst(e.i32, PBC_ERR_TRUNCATED)});
     rw.create<LLVM::BrOp>(e.loc, ValueRange{null, e.cst(e.i64, 0)}, done);
 
     rw.replaceOp(op, done->getArguments());
