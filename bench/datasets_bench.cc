@@ -1,150 +1,138 @@
-// Google's protobuf benchmark datasets, parsed and serialized by pbc and by
-// libprotobuf 3.21 in the same run. Each iteration handles every payload of
-// a dataset; times are per message (items). pbc goes through the by-name
-// table, the way a generic tool would; libprotobuf through protoc's C++.
+// Parse and serialize, pbc against libprotobuf 3.21 and the speed of light, in
+// one run: Google's datasets (bench/data), a string-heavy and a packed-heavy
+// synthetic dataset, and UTF-8 validation inside a proto3 string parse. Times
+// are per message; a ratio table follows the runs.
 //
 //   ninja -C build pbc_bench_datasets && build/bin/pbc_bench_datasets
 #include <benchmark/benchmark.h>
 
-#include <fstream>
-#include <sstream>
-#include <string>
-#include <vector>
+#include <cstdio>
+#include <functional>
+#include <map>
 
-#include "benchmark_message1_proto2.pb.h"
-#include "benchmark_message1_proto3.pb.h"
-#include "benchmark_message2.pb.h"
-#include "pbc/pbc.h"
+#include "codecs.h"
 
 namespace {
 
-// The payloads of a BenchmarkDataset (field 3, repeated bytes): a minimal
-// walk over its records (all varints and length-delimited fields).
-std::vector<std::string> Payloads(const char *file) {
-  std::ifstream in(std::string(PBC_DATA_DIR) + "/" + file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  std::vector<std::string> out;
-  size_t i = 0;
-  auto varint = [&] {
-    uint64_t v = 0;
-    for (int shift = 0; i < s.size(); shift += 7) {
-      uint8_t b = s[i++];
-      v |= uint64_t(b & 0x7f) << shift;
-      if (!(b & 0x80)) break;
-    }
-    return v;
-  };
-  while (i < s.size()) {
-    uint64_t tag = varint();
-    uint64_t len = varint();
-    if ((tag >> 3) == 3) out.push_back(s.substr(i, len));
-    i += len;
-  }
-  return out;
-}
+using namespace pbcbench;
+using MakeCodec = std::function<std::unique_ptr<Codec>(const Dataset &)>;
 
-struct Dataset {
-  const char *file, *message;
+struct Contender {
+  const char *name;
+  MakeCodec make;
 };
-const Dataset kMessage1Proto2 = {
-    "google_message1/proto2/dataset.google_message1_proto2.pb",
-    "benchmarks.proto2.GoogleMessage1"};
-const Dataset kMessage1Proto3 = {
-    "google_message1/proto3/dataset.google_message1_proto3.pb",
-    "benchmarks.proto3.GoogleMessage1"};
-const Dataset kMessage2 = {"google_message2/dataset.google_message2.pb",
-                           "benchmarks.proto2.GoogleMessage2"};
 
-template <class M>
-void LibprotobufParse(benchmark::State &state, Dataset d) {
-  std::vector<std::string> payloads = Payloads(d.file);
-  M m;  // reused: libprotobuf's fastest mode
-  for (auto _ : state)
-    for (const std::string &p : payloads) {
-      m.ParseFromString(p);
-      benchmark::DoNotOptimize(m);
-    }
-  state.SetItemsProcessed(state.iterations() * payloads.size());
+const std::vector<Contender> &Contenders() {
+  static const std::vector<Contender> all = {
+      {"memcpy", [](const Dataset &d) { return std::make_unique<Memcpy>(d); }},
+      {"libprotobuf_parse",
+       [](const Dataset &d) { return std::make_unique<LibprotobufParse>(d); }},
+      {"libprotobuf_parse_arena",
+       [](const Dataset &d) { return std::make_unique<LibprotobufArenaParse>(d); }},
+      {"pbc_parse", [](const Dataset &d) { return std::make_unique<PbcParse>(d, false); }},
+      {"pbc_parse_copy",
+       [](const Dataset &d) { return std::make_unique<PbcParse>(d, true); }},
+      {"libprotobuf_serialize",
+       [](const Dataset &d) { return std::make_unique<LibprotobufSerialize>(d); }},
+      {"pbc_size_encode",
+       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, true); }},
+      {"pbc_encode",
+       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, false); }},
+  };
+  return all;
 }
 
-template <class M>
-void LibprotobufSerialize(benchmark::State &state, Dataset d) {
-  std::vector<std::string> payloads = Payloads(d.file);
-  std::vector<M> ms(payloads.size());
-  for (size_t i = 0; i < payloads.size(); i++) ms[i].ParseFromString(payloads[i]);
-  std::vector<uint8_t> out(1 << 20);
-  for (auto _ : state)
-    for (const M &m : ms) {
-      size_t n = m.ByteSizeLong();
-      m.SerializeWithCachedSizesToArray(out.data());
-      benchmark::DoNotOptimize(n);
+void RunCodec(benchmark::State &state, const Dataset &d, const MakeCodec &make) {
+  std::unique_ptr<Codec> codec = make(d);
+  for (auto _ : state) {
+    if (!codec->Run()) {
+      state.SkipWithError("codec failed");
+      break;
     }
-  state.SetItemsProcessed(state.iterations() * payloads.size());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * codec->messages());
+  state.SetBytesProcessed(state.iterations() * codec->bytes());
 }
 
-void PbcParse(benchmark::State &state, Dataset d) {
-  std::vector<std::string> payloads = Payloads(d.file);
-  const pbc_message_info *info = pbc_find_message(d.message);
-  std::vector<char> m(info->struct_size);
-  static char block[1 << 20];
-  pbc_arena arena;
-  pbc_arena_init(&arena, block, sizeof block);
-  for (auto _ : state)
-    for (const std::string &p : payloads) {
-      pbc_arena_reset(&arena);
-      if (info->decode(m.data(), reinterpret_cast<const uint8_t *>(p.data()),
-                       p.size(), &arena) != PBC_OK)
-        state.SkipWithError("pbc decode failed");
-      benchmark::DoNotOptimize(m.data());
-    }
-  pbc_arena_destroy(&arena);
-  state.SetItemsProcessed(state.iterations() * payloads.size());
+// UTF-8 inputs: one proto3 string of 1 MiB (ASCII, or about 30% multi-byte
+// characters), and a stream of 8-64-byte strings (a repeated string).
+const Dataset kUtf8Ascii = {"utf8_ascii_1MiB", "pbcbench.Text", nullptr, [] {
+  Text t;
+  t.set_text(MixedText(1 << 20, 0.0, 1));
+  return std::vector<std::string>{Serialize(t)};
+}};
+const Dataset kUtf8Mixed = {"utf8_mixed_1MiB", "pbcbench.Text", nullptr, [] {
+  Text t;
+  t.set_text(MixedText(1 << 20, 0.3, 2));
+  return std::vector<std::string>{Serialize(t)};
+}};
+const Dataset kUtf8Short = {"utf8_short_strings", "pbcbench.Strings", nullptr, [] {
+  std::mt19937 rng(3);
+  Strings s;
+  for (int i = 0; i < 4096; i++) s.add_items(MixedText(8 + rng() % 57, 0.3, rng()));
+  return std::vector<std::string>{Serialize(s)};
+}};
+
+void RegisterAll() {
+  for (const Dataset &d : Datasets())
+    for (const Contender &c : Contenders())
+      benchmark::RegisterBenchmark((std::string(d.name) + "/" + c.name).c_str(),
+                                   RunCodec, d, c.make);
+  for (const Dataset *d : {&kUtf8Ascii, &kUtf8Mixed, &kUtf8Short})
+    for (const Contender &c : Contenders())
+      if (std::string(c.name) == "libprotobuf_parse" || std::string(c.name) == "pbc_parse")
+        benchmark::RegisterBenchmark((std::string(d->name) + "/" + c.name).c_str(),
+                                     RunCodec, *d, c.make);
 }
 
-void PbcSerialize(benchmark::State &state, Dataset d) {
-  std::vector<std::string> payloads = Payloads(d.file);
-  const pbc_message_info *info = pbc_find_message(d.message);
-  std::vector<std::vector<char>> ms(payloads.size(),
-                                    std::vector<char>(info->struct_size));
-  pbc_arena arena;
-  pbc_arena_init(&arena, nullptr, 0);
-  for (size_t i = 0; i < payloads.size(); i++)
-    info->decode(ms[i].data(), reinterpret_cast<const uint8_t *>(payloads[i].data()),
-                 payloads[i].size(), &arena);
-  std::vector<uint8_t> out(1 << 20);
-  for (auto _ : state)
-    for (auto &m : ms) {
-      size_t n;
-      info->encode(m.data(), out.data(), out.size(), &n);
-      benchmark::DoNotOptimize(n);
+// Keeps each benchmark's median (or its only run) and prints, after the
+// runs, every time as a multiple of libprotobuf's in the same run.
+class RatioReporter : public benchmark::ConsoleReporter {
+public:
+  void ReportRuns(const std::vector<Run> &runs) override {
+    for (const Run &run : runs) {
+      std::string name = run.run_name.function_name;
+      bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (median || (run.run_type == Run::RT_Iteration && !medians_.count(name)))
+        per_item_[name] = PerItem(run);
+      if (median) medians_[name] = true;
     }
-  pbc_arena_destroy(&arena);
-  state.SetItemsProcessed(state.iterations() * payloads.size());
-}
+    ConsoleReporter::ReportRuns(runs);
+  }
+
+  void PrintRatios() const {
+    printf("\n%-20s %-24s %14s %16s\n", "dataset", "contender", "ns/message",
+           "libprotobuf / it");
+    for (const auto &[name, ns] : per_item_) {
+      size_t slash = name.find('/');
+      std::string dataset = name.substr(0, slash), who = name.substr(slash + 1);
+      bool parse = who.find("parse") != std::string::npos || who == "memcpy";
+      auto lib = per_item_.find(dataset + (parse ? "/libprotobuf_parse" : "/libprotobuf_serialize"));
+      double ratio = lib == per_item_.end() ? 0 : lib->second / ns;
+      printf("%-20s %-24s %14.1f %15.2fx\n", dataset.c_str(), who.c_str(), ns, ratio);
+    }
+  }
+
+private:
+  // ns per message: the run's time per iteration over its messages per iteration.
+  static double PerItem(const Run &run) {
+    double items_per_s = run.counters.at("items_per_second").value;
+    return items_per_s > 0 ? 1e9 / items_per_s : 0;
+  }
+  std::map<std::string, double> per_item_;
+  std::map<std::string, bool> medians_;
+};
 
 }  // namespace
 
-// BENCHMARK_CAPTURE pastes the function name into identifiers: no templates.
-void LibprotobufParse_M1P2(benchmark::State &s, Dataset d) { LibprotobufParse<benchmarks::proto2::GoogleMessage1>(s, d); }
-void LibprotobufParse_M1P3(benchmark::State &s, Dataset d) { LibprotobufParse<benchmarks::proto3::GoogleMessage1>(s, d); }
-void LibprotobufParse_M2(benchmark::State &s, Dataset d) { LibprotobufParse<benchmarks::proto2::GoogleMessage2>(s, d); }
-void LibprotobufSerialize_M1P2(benchmark::State &s, Dataset d) { LibprotobufSerialize<benchmarks::proto2::GoogleMessage1>(s, d); }
-void LibprotobufSerialize_M1P3(benchmark::State &s, Dataset d) { LibprotobufSerialize<benchmarks::proto3::GoogleMessage1>(s, d); }
-void LibprotobufSerialize_M2(benchmark::State &s, Dataset d) { LibprotobufSerialize<benchmarks::proto2::GoogleMessage2>(s, d); }
-
-BENCHMARK_CAPTURE(LibprotobufParse_M1P2, message1_proto2, kMessage1Proto2);
-BENCHMARK_CAPTURE(PbcParse, message1_proto2, kMessage1Proto2);
-BENCHMARK_CAPTURE(LibprotobufParse_M1P3, message1_proto3, kMessage1Proto3);
-BENCHMARK_CAPTURE(PbcParse, message1_proto3, kMessage1Proto3);
-BENCHMARK_CAPTURE(LibprotobufParse_M2, message2, kMessage2);
-BENCHMARK_CAPTURE(PbcParse, message2, kMessage2);
-BENCHMARK_CAPTURE(LibprotobufSerialize_M1P2, message1_proto2, kMessage1Proto2);
-BENCHMARK_CAPTURE(PbcSerialize, message1_proto2, kMessage1Proto2);
-BENCHMARK_CAPTURE(LibprotobufSerialize_M1P3, message1_proto3, kMessage1Proto3);
-BENCHMARK_CAPTURE(PbcSerialize, message1_proto3, kMessage1Proto3);
-BENCHMARK_CAPTURE(LibprotobufSerialize_M2, message2, kMessage2);
-BENCHMARK_CAPTURE(PbcSerialize, message2, kMessage2);
-
-BENCHMARK_MAIN();
+int main(int argc, char **argv) {
+  RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.PrintRatios();
+  benchmark::Shutdown();
+  return 0;
+}

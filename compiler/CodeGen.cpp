@@ -8,19 +8,49 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ArchiveWriter.h"
+#include "llvm/IR/PassTimingInfo.h"
+#include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Instrumentation.h"
+#include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
+#include "llvm/Transforms/Instrumentation/SanitizerCoverage.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
 namespace {
-// The runtime (runtime/*.c), compiled to bitcode when pbc was built.
-const unsigned char kRuntimeBitcode[] = {
-#include "RuntimeBitcode.inc"
+// The runtime (runtime/*.c), compiled to bitcode for each supported
+// architecture when pbc was built (runtime/CMakeLists.txt).
+const unsigned char kRuntimeX86_64[] = {
+#include "RuntimeBitcode-x86_64.inc"
 };
+const unsigned char kRuntimeAArch64[] = {
+#include "RuntimeBitcode-aarch64.inc"
+};
+const unsigned char kRuntimeRISCV64[] = {
+#include "RuntimeBitcode-riscv64.inc"
+};
+
+/// The runtime bitcode for `arch`; empty when pbc has none for it.
+StringRef runtimeBitcodeFor(Triple::ArchType arch) {
+  auto bytes = [](const auto &array) {
+    return StringRef(reinterpret_cast<const char *>(array), sizeof(array));
+  };
+  switch (arch) {
+  case Triple::x86_64:
+    return bytes(kRuntimeX86_64);
+  case Triple::aarch64:
+    return bytes(kRuntimeAArch64);
+  case Triple::riscv64:
+    return bytes(kRuntimeRISCV64);
+  default:
+    return {};
+  }
+}
 
 Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
@@ -31,7 +61,49 @@ Error makeError(const Twine &message) {
 std::string baselineCpu(const Triple &triple) {
   if (triple.getArch() == Triple::x86_64)
     return "x86-64";
+  if (triple.getArch() == Triple::riscv64)
+    return "generic-rv64";
   return "generic";
+}
+
+/// Features on top of the CPU's: riscv64's generic CPU is bare RV64I, while
+/// Linux distributions (and their C compilers, whose lp64d calling
+/// convention needs the D extension) assume RV64GC.
+std::string baselineFeatures(const Triple &triple) {
+  if (triple.getArch() == Triple::riscv64)
+    return "+m,+a,+f,+d,+c,+zicsr,+zifencei";
+  return "";
+}
+
+/// Gives every call the callee's argument and return extensions
+/// (signext/zeroext), and on riscv64 sign-extends the 32-bit results of the
+/// generated functions as its C ABI requires. The lowering declares
+/// functions without them; the runtime, compiled by clang, has them, and a
+/// caller that does not extend where the callee assumes it passes garbage
+/// in the upper bits of a register.
+void applyCallingConvention(Module &module, const Triple &triple) {
+  if (triple.getArch() == Triple::riscv64)
+    for (Function &f : module)
+      if (!f.isDeclaration() && !f.hasLocalLinkage() &&
+          f.getReturnType()->isIntegerTy(32) &&
+          !f.hasRetAttribute(Attribute::ZExt))
+        f.addRetAttr(Attribute::SExt);
+  const Attribute::AttrKind kinds[] = {Attribute::SExt, Attribute::ZExt};
+  for (Function &f : module)
+    for (BasicBlock &block : f)
+      for (Instruction &inst : block) {
+        auto *call = dyn_cast<CallBase>(&inst);
+        Function *callee = call ? call->getCalledFunction() : nullptr;
+        if (!callee || callee->getFunctionType() != call->getFunctionType())
+          continue;
+        for (Attribute::AttrKind kind : kinds) {
+          if (callee->hasRetAttribute(kind))
+            call->addRetAttr(kind);
+          for (unsigned i = 0; i < callee->arg_size(); ++i)
+            if (callee->hasParamAttribute(i, kind))
+              call->addParamAttr(i, kind);
+        }
+      }
 }
 } // namespace
 
@@ -56,10 +128,11 @@ CodeGen::create(const CodeGenOptions &options) {
   resolved.triple = triple.str();
   if (resolved.cpu.empty())
     resolved.cpu = baselineCpu(triple);
-  if (!triple.isArch64Bit() || !triple.isLittleEndian())
+  if (runtimeBitcodeFor(triple.getArch()).empty())
     return makeError("target '" + resolved.triple +
-                     "' is not supported: pbc generates code for 64-bit "
-                     "little-endian targets");
+                     "' is not supported: pbc generates code for "
+                     "x86_64, aarch64 and riscv64 (64-bit little-endian); "
+                     "use e.g. --target=aarch64-linux-gnu");
 
   std::string error;
   const Target *target = TargetRegistry::lookupTarget(resolved.triple, error);
@@ -70,7 +143,7 @@ CodeGen::create(const CodeGenOptions &options) {
                           : resolved.optLevel == 2 ? CodeGenOptLevel::Default
                                                    : CodeGenOptLevel::Aggressive;
   TargetMachine *machine = target->createTargetMachine(
-      resolved.triple, resolved.cpu, /*Features=*/"", TargetOptions(),
+      resolved.triple, resolved.cpu, baselineFeatures(triple), TargetOptions(),
       Reloc::PIC_, std::nullopt, level);
   if (!machine)
     return makeError("cannot create a target machine for '" +
@@ -82,8 +155,7 @@ CodeGen::create(const CodeGenOptions &options) {
 /// ones) so two pbc libraries, or two objects sharing an import, never clash
 /// at link time, while LLVM may still inline them.
 Error CodeGen::linkRuntime(Module &module) {
-  StringRef bytes(reinterpret_cast<const char *>(kRuntimeBitcode),
-                  sizeof(kRuntimeBitcode));
+  StringRef bytes = runtimeBitcodeFor(Triple(module.getTargetTriple()).getArch());
   auto runtime =
       parseBitcodeFile(MemoryBufferRef(bytes, "pbc_runtime.bc"), context);
   if (!runtime)
@@ -91,8 +163,8 @@ Error CodeGen::linkRuntime(Module &module) {
   Module &rt = **runtime;
   rt.setTargetTriple(module.getTargetTriple());
   rt.setDataLayout(module.getDataLayout());
-  // The bitcode was compiled for a generic x86-64; the module's target
-  // decides the instruction set.
+  // The bitcode was compiled for the architecture's generic CPU; the
+  // module's target (--mcpu) decides the instruction set.
   for (Function &f : rt) {
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
@@ -103,6 +175,7 @@ Error CodeGen::linkRuntime(Module &module) {
   for (Function &f : module)
     if (!f.isDeclaration() && !f.hasLocalLinkage())
       f.setLinkage(GlobalValue::WeakODRLinkage);
+  applyCallingConvention(module, Triple(module.getTargetTriple()));
   return Error::success();
 }
 
@@ -111,7 +184,14 @@ void CodeGen::optimize(Module &module) {
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cgam;
   ModuleAnalysisManager mam;
-  PassBuilder builder(machine.get());
+  // -v (llvm::TimePassesIsEnabled): LLVM's own per-pass timers, reported
+  // by the driver at the end.
+  PassInstrumentationCallbacks callbacks;
+  StandardInstrumentations instrumentations(context, /*DebugLogging=*/false);
+  if (TimePassesIsEnabled)
+    instrumentations.registerCallbacks(callbacks, &mam);
+  PassBuilder builder(machine.get(), PipelineTuningOptions(), std::nullopt,
+                      TimePassesIsEnabled ? &callbacks : nullptr);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -121,14 +201,35 @@ void CodeGen::optimize(Module &module) {
                             : options.optLevel == 1 ? OptimizationLevel::O1
                             : options.optLevel == 2 ? OptimizationLevel::O2
                                                     : OptimizationLevel::O3;
+  // ASan only instruments functions that ask for it, and the inliner keeps
+  // apart functions that differ in it: mark all of them before optimizing.
+  if (options.sanitizeAddress)
+    for (Function &f : module)
+      if (!f.isDeclaration())
+        f.addFnAttr(Attribute::SanitizeAddress);
   ModulePassManager pm = level == OptimizationLevel::O0
                              ? builder.buildO0DefaultPipeline(level)
                              : builder.buildPerModuleDefaultPipeline(level);
+  // After optimization, in clang's order (coverage, then ASan), so the
+  // instrumented code is the code that ships without it.
+  if (options.sanitizeCoverage) {
+    // What clang's -fsanitize=fuzzer turns on.
+    SanitizerCoverageOptions cov;
+    cov.CoverageType = SanitizerCoverageOptions::SCK_Edge;
+    cov.IndirectCalls = true;
+    cov.TraceCmp = true;
+    cov.Inline8bitCounters = true;
+    cov.PCTable = true;
+    pm.addPass(SanitizerCoveragePass(cov));
+  }
+  if (options.sanitizeAddress)
+    pm.addPass(AddressSanitizerPass(AddressSanitizerOptions()));
   pm.run(module, mam);
 }
 
 Expected<std::unique_ptr<Module>> CodeGen::buildModule(mlir::ModuleOp module,
                                                        StringRef name) {
+  mlir::TimingScope translating = stage("translate to LLVM IR");
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context, name);
   if (!llvmModule)
@@ -138,8 +239,12 @@ Expected<std::unique_ptr<Module>> CodeGen::buildModule(mlir::ModuleOp module,
   // The module identifier and source name end up in the object file; keep
   // them independent of the build directory.
   llvmModule->setSourceFileName(name);
+  translating.stop();
+  mlir::TimingScope linking = stage("link the runtime bitcode");
   if (Error e = linkRuntime(*llvmModule))
     return std::move(e);
+  linking.stop();
+  mlir::TimingScope optimizing = stage("LLVM optimization");
   optimize(*llvmModule);
   return llvmModule;
 }
@@ -156,6 +261,7 @@ Expected<std::string> CodeGen::emit(Module &module, OutputKind kind) {
     return out;
   case OutputKind::Assembly:
   case OutputKind::Object: {
+    mlir::TimingScope generating = stage("LLVM code generation");
     SmallString<0> buffer;
     raw_svector_ostream stream(buffer);
     legacy::PassManager pm;

@@ -9,6 +9,7 @@
 #define PBC_COMPILER_CODEGEN_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -27,6 +28,13 @@ struct CodeGenOptions {
   std::string triple; // empty: the host's
   std::string cpu;    // empty: the target's portable baseline
   unsigned optLevel = 2;
+  // --sanitize: instrument the generated code (and the runtime linked into
+  // it) as clang's -fsanitize=address / -fsanitize=fuzzer would.
+  bool sanitizeAddress = false;
+  bool sanitizeCoverage = false;
+  // -v: translation, runtime linking and optimization are timed under this
+  // scope (null: not timed).
+  mlir::TimingScope *timing = nullptr;
 };
 
 enum class OutputKind { LLVMIR, Bitcode, Assembly, Object };
@@ -52,6 +60,10 @@ private:
   CodeGen(const CodeGenOptions &options, llvm::TargetMachine *machine);
   llvm::Error linkRuntime(llvm::Module &module);
   void optimize(llvm::Module &module);
+  /// A timer for one stage under options.timing (a no-op without -v).
+  mlir::TimingScope stage(llvm::StringRef name) {
+    return options.timing ? options.timing->nest(name) : mlir::TimingScope();
+  }
 
   CodeGenOptions options;
   llvm::LLVMContext context;

@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>
@@ -33,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #ifndef PBC_PROTOBUF_INCLUDE_DIR
 #define PBC_PROTOBUF_INCLUDE_DIR "/usr/include"
@@ -59,6 +61,7 @@ public:
   void AddError(const std::string &filename, int line, int column,
                 const std::string &message) override {
     hadErrors = true;
+    filesWithErrors.insert(filename);
     print(filename, line, column, message, /*warning=*/false);
   }
 
@@ -68,6 +71,7 @@ public:
   }
 
   bool hadErrors = false;
+  llvm::StringSet<> filesWithErrors;
 
 private:
   void print(llvm::StringRef filename, int line, int column,
@@ -200,6 +204,50 @@ std::optional<std::string> resolveInput(DiskSourceTree &tree,
     return std::nullopt;
   }
   llvm_unreachable("unknown DiskFileToVirtualFile result");
+}
+
+/// Whether a .proto file's first statement is `edition = "...";`, skipping
+/// comments and blank lines.
+bool usesEditions(llvm::StringRef text) {
+  while (!text.empty()) {
+    text = text.ltrim();
+    if (text.consume_front("//")) {
+      text = text.drop_until([](char c) { return c == '\n'; });
+      continue;
+    }
+    if (text.consume_front("/*")) {
+      size_t end = text.find("*/");
+      text = end == llvm::StringRef::npos ? "" : text.drop_front(end + 2);
+      continue;
+    }
+    if (!text.consume_front("edition"))
+      return false;
+    return text.ltrim().starts_with("=");
+  }
+  return false;
+}
+
+/// libprotobuf 3.21 predates editions and reports such a file as a syntax
+/// error at its first line; say what the real problem is.
+void explainEditions(DiskSourceTree &tree, const llvm::StringSet<> &files,
+                     llvm::raw_ostream &errs) {
+  for (const auto &entry : files) {
+    std::string diskFile;
+    if (!tree.VirtualFileToDiskFile(entry.getKey().str(), &diskFile))
+      continue;
+    auto buffer = llvm::MemoryBuffer::getFile(diskFile);
+    if (!buffer || !usesEditions((*buffer)->getBuffer()))
+      continue;
+    errs << entry.getKey()
+         << ": note: this file is written in protobuf editions "
+            "(`edition = ...`), which the libprotobuf 3.21 parser pbc uses "
+            "cannot read. Have a protoc that knows editions (27 or later) "
+            "write a descriptor set and compile that: `protoc "
+            "--include_imports --descriptor_set_out=SET.pb "
+         << entry.getKey() << "`, then `pbc compile --descriptor_set_in=SET.pb "
+         << entry.getKey() << "` (docs/getting-started.md)\n";
+  }
+  errs.flush();
 }
 
 //===----------------------------------------------------------------------===//
@@ -455,10 +503,41 @@ ImportResult pbc::importProtos(MLIRContext &ctx, const FrontendOptions &opts,
   SmallVector<const gp::FileDescriptor *> files;
   for (const std::string &name : result.inputFiles) {
     const gp::FileDescriptor *file = importer.Import(name);
-    if (!file || printer.hadErrors)
+    if (!file || printer.hadErrors) {
+      explainEditions(tree, printer.filesWithErrors, errs);
       return result;
+    }
     files.push_back(file);
   }
+
+  ImportResult built = importDescriptors(ctx, files, errs);
+  // Every file read, imports included, for a depfile (--dependency_out).
+  llvm::SmallPtrSet<const gp::FileDescriptor *, 16> read;
+  std::function<void(const gp::FileDescriptor *)> addRead =
+      [&](const gp::FileDescriptor *file) {
+        if (!read.insert(file).second)
+          return;
+        std::string diskFile;
+        if (tree.VirtualFileToDiskFile(file->name(), &diskFile))
+          built.sourceFiles.push_back(diskFile);
+        for (int i = 0; i < file->dependency_count(); ++i)
+          addRead(file->dependency(i));
+      };
+  for (const gp::FileDescriptor *file : files)
+    addRead(file);
+  return built;
+}
+
+ImportResult
+pbc::importDescriptors(MLIRContext &ctx,
+                       llvm::ArrayRef<const gp::FileDescriptor *> files,
+                       llvm::raw_ostream &errs) {
+  ctx.getOrLoadDialect<proto::ProtoDialect>();
+  ImportResult result;
+  llvm::StringSet<> seen;
+  for (const gp::FileDescriptor *file : files)
+    if (seen.insert(file->name()).second)
+      result.inputFiles.push_back(file->name());
 
   ModuleBuilder moduleBuilder(ctx);
   for (const gp::FileDescriptor *file : files)

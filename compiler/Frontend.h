@@ -10,6 +10,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -18,6 +19,10 @@
 namespace mlir {
 class MLIRContext;
 } // namespace mlir
+
+namespace google::protobuf {
+class FileDescriptor;
+} // namespace google::protobuf
 
 namespace pbc {
 
@@ -36,6 +41,9 @@ struct ImportResult {
   /// Virtual names of the inputs, e.g. "addressbook.proto", in command line
   /// order, without duplicates.
   std::vector<std::string> inputFiles;
+  /// Disk paths of every .proto file read (inputs and their imports), for a
+  /// depfile; empty when the schema did not come from .proto files.
+  std::vector<std::string> sourceFiles;
 };
 
 /// Parses `opts.inputs` and everything they import, and builds a verified
@@ -47,6 +55,15 @@ struct ImportResult {
 /// a null module. Warnings are printed too but do not fail the import.
 ImportResult importProtos(mlir::MLIRContext &ctx, const FrontendOptions &opts,
                           llvm::raw_ostream &errs);
+
+/// Models descriptors libprotobuf has already built (from protoc's plugin
+/// request or a descriptor set) like importProtos does: `files` are the
+/// inputs, their imports come along. Prints internal errors to `errs` and
+/// returns a null module if the result does not verify.
+ImportResult
+importDescriptors(mlir::MLIRContext &ctx,
+                  llvm::ArrayRef<const google::protobuf::FileDescriptor *> files,
+                  llvm::raw_ostream &errs);
 
 } // namespace pbc
 

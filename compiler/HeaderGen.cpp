@@ -36,12 +36,8 @@ std::string pbc::headerFileName(StringRef protoFile) {
   return (stem + ".pbc.h").str();
 }
 
-namespace {
-
-/// A C identifier for a file path, injective like protoc's
-/// FilenameIdentifier: alphanumerics stay, anything else becomes `_` and its
-/// hex code ("a/b.proto" -> "a_2fb_2eproto").
-std::string fileIdentifier(StringRef path) {
+/// Alphanumerics stay, anything else becomes `_` and its hex code.
+std::string pbc::fileIdentifier(StringRef path) {
   std::string id;
   for (unsigned char c : path) {
     if (std::isalnum(c)) {
@@ -56,6 +52,8 @@ std::string fileIdentifier(StringRef path) {
   }
   return id;
 }
+
+namespace {
 
 /// `text` as a C string literal body that is also safe inside a comment:
 /// no `*` (which could end the comment) and no `??` (trigraphs).

@@ -34,6 +34,10 @@ mlir::LogicalResult emitHeader(mlir::ModuleOp module, llvm::StringRef protoFile,
 /// "addressbook.pbc.h" (the stem of the last path component).
 std::string headerFileName(llvm::StringRef protoFile);
 
+/// A C identifier for a file path, injective like protoc's
+/// FilenameIdentifier ("a/b.proto" -> "a_2fb_2eproto"), for include guards.
+std::string fileIdentifier(llvm::StringRef path);
+
 } // namespace pbc
 
 #endif // PBC_COMPILER_HEADERGEN_H

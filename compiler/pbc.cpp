@@ -11,9 +11,8 @@
 // compilation succeeded, so a failed run leaves nothing behind.
 //
 //===----------------------------------------------------------------------===//
-#include "CodeGen.h"
-#include "Frontend.h"
-#include "HeaderGen.h"
+#include "DescriptorSet.h"
+#include "Driver.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -25,6 +24,8 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/IR/PassTimingInfo.h"
+#include "llvm/Pass.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -56,7 +57,7 @@ cl::opt<std::string> headerDir(
     cl::desc("Where to write STEM.pbc.h (default: the output's folder)"),
     cl::value_desc("dir"), cl::sub(compileCmd), cl::cat(compileCat));
 
-enum class Emit { Lib, Obj, Asm, LLVM, Bc, Mlir, Wire, Header };
+using pbc::Emit;
 cl::opt<Emit> emit(
     "emit", cl::desc("What to write to OUT (default: from its extension)"),
     cl::values(clEnumValN(Emit::Lib, "lib", "static archive"),
@@ -79,224 +80,37 @@ cl::opt<std::string> targetCpu(
 cl::opt<unsigned> optLevel("O", cl::Prefix, cl::init(2),
                            cl::desc("Optimization level 0-3 (default 2)"),
                            cl::sub(compileCmd), cl::cat(compileCat));
+cl::list<std::string> descriptorSetIn(
+    "descriptor_set_in", cl::CommaSeparated,
+    cl::desc("Read the schema from these FileDescriptorSets (protoc "
+             "--descriptor_set_out --include_imports) instead of .proto "
+             "files; inputs are names in the set. Several: ':'-separated"),
+    cl::value_desc("FILE.pb"), cl::sub(compileCmd), cl::cat(compileCat));
+cl::opt<std::string> dependencyOut(
+    "dependency_out",
+    cl::desc("Write a make-style depfile listing every .proto file read "
+             "(like protoc), for build systems"),
+    cl::value_desc("file"), cl::sub(compileCmd), cl::cat(compileCat));
+enum class Sanitizer { Address, Fuzzer };
+cl::list<Sanitizer> sanitize(
+    "sanitize", cl::CommaSeparated,
+    cl::desc("Instrument the generated code (comma-separated list)"),
+    cl::values(clEnumValN(Sanitizer::Address, "address",
+                          "AddressSanitizer (link with -fsanitize=address)"),
+               clEnumValN(Sanitizer::Fuzzer, "fuzzer",
+                          "libFuzzer coverage (link with -fsanitize=fuzzer)")),
+    cl::sub(compileCmd), cl::cat(compileCat));
 
-// The runtime headers generated headers include, written next to them.
-const char kRuntimeHeader[] = {
-#include "RuntimeHeader.inc"
-    0};
-const char kRuntimeWriterHeader[] = {
-#include "RuntimeWriterHeader.inc"
-    0};
-
-int fail(const Twine &message) {
-  errs() << "pbc: error: " << message << "\n";
-  return 1;
-}
-
-Emit emitFromExtension(StringRef path) {
-  if (path.ends_with(".a"))
-    return Emit::Lib;
-  if (path.ends_with(".o"))
-    return Emit::Obj;
-  if (path.ends_with(".s"))
-    return Emit::Asm;
-  if (path.ends_with(".ll"))
-    return Emit::LLVM;
-  if (path.ends_with(".bc"))
-    return Emit::Bc;
-  if (path.ends_with(".mlir"))
-    return Emit::Mlir;
-  if (path.ends_with(".h"))
-    return Emit::Header;
-  return Emit::Lib;
-}
-
-std::string printOp(mlir::Operation *op) {
-  std::string text;
-  raw_string_ostream os(text);
-  op->print(os);
-  os << "\n";
-  return text;
-}
-
-/// `dir/addressbook.proto` -> `addressbook`.
-std::string stemOf(StringRef protoFile) {
-  StringRef name = sys::path::filename(protoFile);
-  name.consume_back(".proto");
-  return name.str();
-}
-
-/// `google/protobuf/timestamp.proto` -> `google_protobuf_timestamp.pbc.o`.
-std::string memberNameOf(StringRef protoFile) {
-  std::string name = protoFile.str();
-  if (StringRef(name).ends_with(".proto"))
-    name.resize(name.size() - strlen(".proto"));
-  for (char &c : name)
-    if (c == '/' || c == '\\')
-      c = '_';
-  return name + ".pbc.o";
-}
-
-class Compilation {
-public:
-  explicit Compilation(mlir::MLIRContext &context) : context(context) {}
-
-  /// Files to write, by path; written together at the end.
-  std::map<std::string, std::string> outputs;
-
-  int run() {
-    pbc::FrontendOptions feOptions;
-    feOptions.inputs.assign(inputs.begin(), inputs.end());
-    feOptions.includeDirs.assign(includeDirs.begin(), includeDirs.end());
-    feOptions.includeDirs.insert(feOptions.includeDirs.end(),
-                                 protoPaths.begin(), protoPaths.end());
-    pbc::ImportResult imported = pbc::importProtos(context, feOptions, errs());
-    if (!imported.module)
-      return 1;
-    mlir::ModuleOp module = *imported.module;
-    Emit kind = emit.getNumOccurrences() ? emit.getValue()
-                                         : emitFromExtension(output);
-
-    if (kind == Emit::Mlir) {
-      outputs[output] = printOp(module);
-      return 0;
-    }
-
-    mlir::PassManager layout(&context);
-    layout.addPass(pbc::createProtoLayout());
-    if (failed(layout.run(module)))
-      return 1;
-    if (int rc = emitHeaders(module, imported.inputFiles, kind))
-      return rc;
-    if (kind == Emit::Header)
-      return 0;
-    if (kind == Emit::Wire) {
-      mlir::PassManager pm(&context);
-      pm.addPass(pbc::createProtoToWire());
-      pm.addPass(mlir::createCanonicalizerPass());
-      if (failed(pm.run(module)))
-        return 1;
-      outputs[output] = printOp(module);
-      return 0;
-    }
-
-    pbc::CodeGenOptions cgOptions{targetTriple, targetCpu, optLevel};
-    auto codegen = pbc::CodeGen::create(cgOptions);
-    if (!codegen)
-      return fail(toString(codegen.takeError()));
-
-    if (kind != Emit::Lib) {
-      auto text = compile(**codegen, module, {}, kind, output);
-      if (!text)
-        return fail(toString(text.takeError()));
-      outputs[output] = std::move(*text);
-      return 0;
-    }
-
-    // One object per .proto file: two libraries that share an import then
-    // share its object's symbols instead of clashing.
-    std::vector<pbc::ArchiveMember> members;
-    for (auto file : module.getOps<pbc::proto::FileOp>()) {
-      std::string name = file.getName().str();
-      auto object = compile(**codegen, module, {name}, Emit::Obj, name);
-      if (!object)
-        return fail(toString(object.takeError()));
-      members.push_back({memberNameOf(name), std::move(*object)});
-    }
-    auto archive = pbc::writeArchive(members);
-    if (!archive)
-      return fail(toString(archive.takeError()));
-    outputs[output] = std::move(*archive);
-    return 0;
-  }
-
-private:
-  mlir::MLIRContext &context;
-
-  int emitHeaders(mlir::ModuleOp module, ArrayRef<std::string> files,
-                  Emit kind) {
-    if (kind == Emit::Header) {
-      if (files.size() != 1)
-        return fail("--emit=header takes exactly one input file");
-      std::string text;
-      raw_string_ostream os(text);
-      if (failed(pbc::emitHeader(module, files[0], os)))
-        return 1;
-      outputs[output] = std::move(text);
-      return 0;
-    }
-    SmallString<256> dir(headerDir);
-    if (dir.empty()) {
-      dir = sys::path::parent_path(output);
-      if (dir.empty())
-        dir = ".";
-    }
-    for (const std::string &file : files) {
-      std::string text;
-      raw_string_ostream os(text);
-      if (failed(pbc::emitHeader(module, file, os)))
-        return 1;
-      SmallString<256> path(dir);
-      sys::path::append(path, stemOf(file) + ".pbc.h");
-      outputs[std::string(path)] = std::move(text);
-    }
-    SmallString<256> runtimeHeader(dir);
-    sys::path::append(runtimeHeader, "pbc", "pbc.h");
-    outputs[std::string(runtimeHeader)] = kRuntimeHeader;
-    SmallString<256> writerHeader(dir);
-    sys::path::append(writerHeader, "pbc", "writer.h");
-    outputs[std::string(writerHeader)] = kRuntimeWriterHeader;
-    return 0;
-  }
-
-  /// Lowers a copy of the laid-out module (code for `files`, all when
-  /// empty) and returns it in the form `kind` asks for.
-  Expected<std::string> compile(pbc::CodeGen &codegen, mlir::ModuleOp module,
-                                ArrayRef<std::string> files, Emit kind,
-                                StringRef name) {
-    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
-    mlir::PassManager pm(&context);
-    pbc::buildLowerToLLVMPipeline(pm, files);
-    if (failed(pm.run(*copy)))
-      return createStringError(inconvertibleErrorCode(),
-                               "lowering to LLVM failed");
-    auto llvmModule = codegen.buildModule(*copy, name);
-    if (!llvmModule)
-      return llvmModule.takeError();
-    pbc::OutputKind out = kind == Emit::LLVM  ? pbc::OutputKind::LLVMIR
-                          : kind == Emit::Bc  ? pbc::OutputKind::Bitcode
-                          : kind == Emit::Asm ? pbc::OutputKind::Assembly
-                                              : pbc::OutputKind::Object;
-    return codegen.emit(**llvmModule, out);
-  }
-};
-
-/// Writes each output through a temporary file renamed into place, so a
-/// reader never sees a half-written file.
-int writeOutputs(const std::map<std::string, std::string> &outputs) {
-  for (const auto &[path, data] : outputs) {
-    StringRef dir = sys::path::parent_path(path);
-    if (!dir.empty())
-      if (std::error_code ec = sys::fs::create_directories(dir))
-        return fail("cannot create directory '" + dir + "': " + ec.message());
-    auto temp = sys::fs::TempFile::create(path + ".tmp%%%%%%");
-    if (!temp)
-      return fail("cannot write '" + path +
-                  "': " + toString(temp.takeError()));
-    {
-      raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-      os << data;
-      os.flush();
-      if (os.has_error()) {
-        consumeError(temp->discard());
-        return fail("cannot write '" + path + "': " + os.error().message());
-      }
-    }
-    if (Error e = temp->keep(path))
-      return fail("cannot write '" + path + "': " + toString(std::move(e)));
-  }
-  return 0;
-}
+cl::opt<bool> verbose(
+    "v",
+    cl::desc("Print the stages and where time went (MLIR and LLVM pass "
+             "timing) to stderr"),
+    cl::sub(compileCmd), cl::cat(compileCat));
+cl::opt<bool> cppHeader(
+    "cpp-header",
+    cl::desc("Also write STEM.pbc.hpp, a C++17 header-only wrapper over the "
+             "C API (docs/generated-api.md)"),
+    cl::sub(compileCmd), cl::cat(compileCat));
 
 void printVersion(raw_ostream &os) {
   os << "pbc " PBC_VERSION "\n"
@@ -322,18 +136,69 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (optLevel > 3)
-    return fail("-O" + Twine(optLevel) + " is not an optimization level (0-3)");
+    return pbc::fail("-O" + Twine(optLevel) + " is not an optimization level (0-3)");
 
-  mlir::DialectRegistry registry;
-  pbc::registerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  // Diagnostics from the verifiers and passes name the schema entity they
-  // concern; print them and fail instead of aborting.
-  context.printOpOnDiagnostic(false);
+  mlir::MLIRContext context;
+  pbc::setUpContext(context);
 
-  Compilation compilation(context);
-  if (int rc = compilation.run())
+  // -v: a wall-clock tree of the stages (MLIR's pass timers nest inside),
+  // printed at the end with LLVM's pass timing report.
+  mlir::DefaultTimingManager timing;
+  timing.setEnabled(verbose);
+  timing.setDisplayMode(mlir::DefaultTimingManager::DisplayMode::Tree);
+  mlir::TimingScope rootTime = timing.getRootScope();
+  if (verbose) {
+    TimePassesIsEnabled = true;
+    errs() << "pbc: compiling " << inputs.size() << " file(s) for "
+           << (targetTriple.empty() ? "the host" : targetTriple.getValue())
+           << " at -O" << optLevel << "\n";
+  }
+  mlir::TimingScope frontendTime = rootTime.nest("front end (libprotobuf)");
+
+  pbc::FrontendOptions feOptions;
+  feOptions.inputs.assign(inputs.begin(), inputs.end());
+  feOptions.includeDirs.assign(includeDirs.begin(), includeDirs.end());
+  feOptions.includeDirs.insert(feOptions.includeDirs.end(), protoPaths.begin(),
+                               protoPaths.end());
+  std::vector<std::string> setPaths;
+  for (StringRef arg : descriptorSetIn) {
+    SmallVector<StringRef> parts;
+    arg.split(parts, ':', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts)
+      setPaths.push_back(part.str());
+  }
+  pbc::ImportResult imported =
+      setPaths.empty()
+          ? pbc::importProtos(context, feOptions, errs())
+          : pbc::importDescriptorSet(context, setPaths, feOptions.inputs,
+                                     errs());
+  if (!imported.module)
+    return 1;
+  frontendTime.stop();
+
+  pbc::DriverOptions options;
+  if (verbose)
+    options.timing = &rootTime;
+  options.cppHeader = cppHeader;
+  options.output = output;
+  options.headerDir = headerDir;
+  if (emit.getNumOccurrences())
+    options.emit = emit.getValue();
+  options.codegen = pbc::CodeGenOptions{targetTriple, targetCpu, optLevel};
+  for (Sanitizer s : sanitize) {
+    options.codegen.sanitizeAddress |= s == Sanitizer::Address;
+    options.codegen.sanitizeCoverage |= s == Sanitizer::Fuzzer;
+  }
+  pbc::OutputMap outputs;
+  if (int rc = pbc::compileImported(context, imported, options, outputs))
     return rc;
-  return writeOutputs(compilation.outputs);
+  if (verbose) {
+    rootTime.stop();
+    timing.print();
+    reportAndResetTimings(&errs());
+  }
+  if (!dependencyOut.empty())
+    outputs[dependencyOut] = pbc::depfile(
+        output, setPaths.empty() ? imported.sourceFiles : setPaths);
+  return pbc::writeOutputs(outputs);
 }

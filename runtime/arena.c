@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pbc/pbc.h"
+#include "pbc_rt.h"
 
 enum {
   ARENA_ALIGN = 8,
@@ -42,11 +42,13 @@ static void use_initial_block(pbc_arena *a) {
   a->ptr = NULL;
   a->end = NULL;
   if (a->initial_block == NULL) return;
+  /* Both ends aligned: allocations come from the bottom and the top. */
   uintptr_t start = (uintptr_t)a->initial_block;
-  size_t pad = (size_t)(-start & (ARENA_ALIGN - 1));
-  if (a->initial_size <= pad) return;
-  a->ptr = (uint8_t *)a->initial_block + pad;
-  a->end = (uint8_t *)a->initial_block + a->initial_size;
+  uintptr_t first = (start + ARENA_ALIGN - 1) & ~(uintptr_t)(ARENA_ALIGN - 1);
+  uintptr_t last = (start + a->initial_size) & ~(uintptr_t)(ARENA_ALIGN - 1);
+  if (first >= last || first < start) return;
+  a->ptr = (uint8_t *)a->initial_block + (first - start);
+  a->end = (uint8_t *)a->initial_block + (last - start);
 }
 
 static void free_heap_blocks(pbc_arena *a) {
@@ -92,14 +94,19 @@ static pbc_arena_block *new_block(pbc_arena *a, size_t size) {
   return b;
 }
 
-/* The current block cannot hold `size` (already aligned) bytes. */
-static void *alloc_from_new_block(pbc_arena *a, size_t size) {
+/* Heap bytes the cap still allows. */
+static size_t room_under_cap(const pbc_arena *a) {
+  /* A cap lowered below what is already taken leaves no room at all. */
+  return a->allocated > a->max_bytes ? 0 : a->max_bytes - a->allocated;
+}
+
+/* The current block cannot hold `size` (already aligned) bytes; a new one
+ * becomes current, with the allocation at its bottom or (`high`) its top. */
+static void *alloc_from_new_block(pbc_arena *a, size_t size, bool high) {
   size_t header = block_header_size();
   if (size > SIZE_MAX - header) return NULL;
   size_t needed = header + size;
-  /* A cap lowered below what is already taken leaves no room at all. */
-  if (a->allocated > a->max_bytes) return NULL;
-  size_t room = a->max_bytes - a->allocated;
+  size_t room = room_under_cap(a);
   if (needed > room) return NULL;
 
   size_t block_size = next_block_size(a);
@@ -115,9 +122,14 @@ static void *alloc_from_new_block(pbc_arena *a, size_t size) {
   if (block_size > room) block_size = room;
   pbc_arena_block *b = new_block(a, block_size);
   if (b == NULL) return NULL;
-  a->ptr = (uint8_t *)b + header + size;
-  a->end = (uint8_t *)b + block_size;
-  return (uint8_t *)b + header;
+  a->ptr = (uint8_t *)b + header;
+  a->end = (uint8_t *)b + (block_size & ~(size_t)(ARENA_ALIGN - 1));
+  if (high) {
+    a->end -= size;
+    return a->end;
+  }
+  a->ptr += size;
+  return a->ptr - size;
 }
 
 void *pbc_arena_alloc(pbc_arena *a, size_t size) {
@@ -129,7 +141,30 @@ void *pbc_arena_alloc(pbc_arena *a, size_t size) {
     a->ptr += size;
     return p;
   }
-  return alloc_from_new_block(a, size);
+  return alloc_from_new_block(a, size, false);
+}
+
+/* From the top of the current block, for objects that never grow (the
+ * decoder's sub-messages): the newest allocation at the bottom, usually the
+ * array of the repeated field being read, stays newest and grows in place
+ * however many sub-messages its elements hold. */
+void *pbc_arena_alloc_high(pbc_arena *a, size_t size) {
+  if (size == 0) size = 1;
+  if (!align_size(size, &size)) return NULL;
+  if (size <= bytes_left(a)) {
+    a->end -= size;
+    return a->end;
+  }
+  return alloc_from_new_block(a, size, true);
+}
+
+bool pbc_arena_over_cap(const pbc_arena *a, size_t size) {
+  if (a->max_bytes == SIZE_MAX) return false;
+  if (size == 0) size = 1;
+  if (!align_size(size, &size)) return true;
+  if (size <= bytes_left(a)) return false;
+  size_t header = block_header_size();
+  return size > SIZE_MAX - header || header + size > room_under_cap(a);
 }
 
 bool pbc_arena_extend(pbc_arena *a, void *p, size_t old_size,

@@ -17,7 +17,8 @@ enum {
 
 enum {
   MAX_VARINT_BYTES = 10,
-  MAX_TAG_BYTES = 5
+  MAX_TAG_BYTES = 5,
+  MAX_LENGTH_BYTES = 5 /* libprotobuf's ReadSize */
 };
 
 const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s) {
@@ -31,8 +32,41 @@ static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
   return (size_t)(end - p);
 }
 
+/* With ten bytes in the input, no bounds check per byte and no branch per
+ * byte: one 8-byte load, the length from the first byte without its
+ * continuation bit, then the 7-bit groups packed together in three steps.
+ * Varints of 9 and 10 bytes (values of 2^56 and up, negative int32/int64)
+ * take the byte loop. */
+static const uint8_t *varint_in_bounds(pbc_decoder *d, const uint8_t *p,
+                                       uint64_t *out) {
+  uint64_t w;
+  memcpy(&w, p, sizeof w);
+  uint64_t ends = ~w & 0x8080808080808080ull;
+  if (ends != 0) {
+    unsigned bits = (unsigned)__builtin_ctzll(ends) + 1; /* 8 * length */
+    uint64_t x = bits == 64 ? w : w & ((1ull << bits) - 1);
+    x &= 0x7f7f7f7f7f7f7f7full;
+    x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
+    x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
+    x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
+    *out = x;
+    return p + bits / 8;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < MAX_VARINT_BYTES; i++) {
+    uint8_t b = p[i];
+    v |= (uint64_t)(b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      *out = v;
+      return p + i + 1;
+    }
+  }
+  return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+}
+
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out) {
+  if (bytes_left(p, end) >= MAX_VARINT_BYTES) return varint_in_bounds(d, p, out);
   size_t avail = bytes_left(p, end);
   size_t n = avail < MAX_VARINT_BYTES ? avail : MAX_VARINT_BYTES;
   uint64_t v = 0;
@@ -79,11 +113,14 @@ static const uint8_t *skip_bytes(pbc_decoder *d, const uint8_t *p,
 static const uint8_t *skip_length_delimited(pbc_decoder *d, const uint8_t *p,
                                             const uint8_t *end) {
   uint64_t len;
+  const uint8_t *start = p;
   p = pbc_rt_varint(d, p, end, &len);
   if (p == NULL) return NULL;
   /* libprotobuf keeps lengths in an int: 2 GiB or more is never valid, even
-   * when that much input follows. */
-  if (len > INT32_MAX) return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
+   * when that much input follows; and it reads them in at most 5 bytes, so
+   * an overlong one is an error too. */
+  if (len > INT32_MAX || p - start > MAX_LENGTH_BYTES)
+    return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
   return skip_bytes(d, p, end, len);
 }
 
@@ -145,10 +182,16 @@ void pbc_rt_pop(pbc_decoder *d) {
   d->depth--;
 }
 
-void *pbc_rt_alloc(pbc_decoder *d, size_t size) {
-  void *p = pbc_arena_alloc(d->arena, size);
-  if (p == NULL) pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
+/* NULL allocations fail the decode with the reason. */
+static void *allocated_or_fail(pbc_decoder *d, void *p, size_t size) {
+  if (p == NULL)
+    pbc_rt_fail(d, pbc_arena_over_cap(d->arena, size) ? PBC_ERR_ARENA_LIMIT
+                                                       : PBC_ERR_OUT_OF_MEMORY);
   return p;
+}
+
+void *pbc_rt_alloc(pbc_decoder *d, size_t size) {
+  return allocated_or_fail(d, pbc_arena_alloc_high(d->arena, size), size);
 }
 
 /* max(4, next power of two >= n), the capacity of an array of n elements;
@@ -162,8 +205,28 @@ static size_t capacity_for(size_t n) {
   return cap;
 }
 
+static void *grow_array(pbc_decoder *d, void *data, size_t size, size_t add,
+                        size_t elem_size);
+
+/* n > 0. Shifting out the leading zeros leaves the top bit alone only for
+ * a power of two. (Not n & (n - 1): LLVM turns that into a population count,
+ * a long expansion on a baseline x86-64 without POPCNT.) */
+static bool is_power_of_two(size_t n) {
+  return (uint64_t)n << __builtin_clzll(n) == 0x8000000000000000ull;
+}
+
+/* The common case inline: one more element while the array has room (its
+ * capacity is capacity_for(size): 4, then powers of two). */
 void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                   size_t elem_size) {
+  if (add == 1 && size != 0 && (size < 4 || !is_power_of_two(size)))
+    return data;
+  return grow_array(d, data, size, add, elem_size);
+}
+
+__attribute__((noinline)) static void *grow_array(pbc_decoder *d, void *data,
+                                                  size_t size, size_t add,
+                                                  size_t elem_size) {
   if (add > SIZE_MAX - size) {
     pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
     return NULL;
@@ -182,7 +245,15 @@ void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                                    capacity_for(size) * elem_size,
                                    cap * elem_size))
     return data;
-  void *grown = pbc_rt_alloc(d, cap * elem_size);
+  /* A first array comes from the top, like sub-messages: most repeated
+   * fields stay small, and there they never stop the bottom's newest array
+   * (say, of the messages holding them) from growing in place. An array
+   * that outgrows its first capacity moves to the bottom, to grow there. */
+  pbc_arena *a = d->arena;
+  size_t bytes = cap * elem_size;
+  void *grown = allocated_or_fail(
+      d, size == 0 ? pbc_arena_alloc_high(a, bytes) : pbc_arena_alloc(a, bytes),
+      bytes);
   if (grown == NULL) return NULL;
   if (size > 0) memcpy(grown, data, size * elem_size);
   return grown;
@@ -197,6 +268,16 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
    * pointer arithmetic never touches NULL. */
   static const uint8_t empty[1];
   if (buf == NULL && len == 0) buf = empty;
+  if (options && options->copy_input && len > 0) {
+    uint8_t *copy = pbc_arena_alloc(arena, len);
+    if (copy == NULL) {
+      init(m);
+      return pbc_arena_over_cap(arena, len) ? PBC_ERR_ARENA_LIMIT
+                                            : PBC_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(copy, buf, len);
+    buf = copy;
+  }
   uint32_t max_depth = PBC_DEFAULT_MAX_DEPTH;
   if (options && options->max_depth) max_depth = options->max_depth;
   pbc_decoder d = {arena, 0, max_depth, PBC_OK, buf, buf + len};
@@ -223,4 +304,18 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
   return pbc_rt_decode_with(m, buf, len, arena, info->init,
                             (pbc_decode_fn)info->internal_decoder,
                             info->is_initialized, options);
+}
+
+size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {
+  /* Every varint ends in the one byte of it below 0x80. Eight bytes at a
+   * time: the multiply adds the per-byte flags into the top byte. */
+  size_t n = 0;
+  for (; bytes_left(p, end) >= 8; p += 8) {
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    uint64_t last = (~w & 0x8080808080808080ull) >> 7;
+    n += (last * 0x0101010101010101ull) >> 56;
+  }
+  for (; p < end; p++) n += *p < 0x80;
+  return n;
 }

@@ -93,7 +93,16 @@ void pbc_rt_pop(pbc_decoder *d);
  * room; false (nothing changed) otherwise. */
 bool pbc_arena_extend(pbc_arena *a, void *p, size_t old_size, size_t new_size);
 
-/* Arena memory for a sub-message or string copy; NULL with OUT_OF_MEMORY. */
+/* True when pbc_arena_alloc(a, size) cannot succeed because of the arena's
+ * byte cap (as opposed to malloc failing): the error is then ARENA_LIMIT. */
+bool pbc_arena_over_cap(const pbc_arena *a, size_t size);
+
+/* pbc_arena_alloc from the top of the current block (see arena.c). */
+void *pbc_arena_alloc_high(pbc_arena *a, size_t size);
+
+/* Arena memory for a sub-message, from the top of the block (it never
+ * grows); NULL with OUT_OF_MEMORY
+ * (ARENA_LIMIT when the arena's cap is what stops it). */
 void *pbc_rt_alloc(pbc_decoder *d, size_t size);
 
 /* Makes room for `add` more elements in a repeated field's array of `size`
@@ -106,6 +115,9 @@ void *pbc_rt_alloc(pbc_decoder *d, size_t size);
  * OUT_OF_MEMORY (also when the byte count would overflow). */
 void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                   size_t elem_size);
+/* How many varints [p, end) holds (the bytes that end one): the element
+ * count of a packed run, so that its array is allocated once. */
+size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end);
 
 /* True when [p, p+n) is well-formed UTF-8 (no overlongs, no surrogates,
  * nothing above U+10FFFF), the rule libprotobuf applies to proto3 strings. */

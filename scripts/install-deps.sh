@@ -6,6 +6,9 @@ packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 llvm-19-tools
   libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev libprotozero-dev
   cmake ninja-build python3
+  pkg-config make  # test/install: the installed pbc.pc, the Makefile example
+  # cross tests (test/e2e/cross-*.test): link for and run on aarch64/riscv64
+  gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user
 )
 missing=()
 for p in "${packages[@]}"; do

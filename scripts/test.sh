@@ -10,8 +10,15 @@ log=build/test-results.log
 set +e
 python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv build/test 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
+# The end-to-end and runtime tests once more, under ASan + UBSan
+# (docs/security.md#sanitizers).
+python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv --param pbc_sanitize=1 \
+  build/test/e2e build/test/runtime 2>&1 | tee -a "$log"
+rc_sanitize=${PIPESTATUS[0]}
+[ "$rc" -ne 0 ] || rc=$rc_sanitize
 set -e
-count() { grep -oP "^\s*$1\s*:\s*\K[0-9]+" "$log" | head -1 || true; }
+# Summed over both runs.
+count() { grep -oP "^\s*$1\s*:\s*\K[0-9]+" "$log" | awk '{ n += $1 } END { print n + 0 }' || true; }
 passed=$(count Passed)
 failed=0
 for kind in Failed Unresolved "Timed Out" "Unexpectedly Passed"; do

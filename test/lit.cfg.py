@@ -22,6 +22,7 @@ bin_dir = config.pbc_tools_dir
 # lit substitutes in list order: longer names that share a prefix first.
 config.substitutions.extend([
     ("%pbc_include", os.path.join(config.pbc_src_root, "include")),
+    ("%pbc_obj_root", config.pbc_obj_root),
     ("%pbc-opt", os.path.join(bin_dir, "pbc-opt")),
     ("%pbc", os.path.join(bin_dir, "pbc")),
     ("%cc", config.cc),
@@ -33,6 +34,8 @@ config.substitutions.extend([
     ("%protobuf_include", config.protobuf_include),
     ("%writer_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "writer_test_asan")),
     ("%writer_test", os.path.join(config.pbc_obj_root, "test", "runtime", "writer_test")),
+    ("%utf8_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test_asan")),
+    ("%utf8_test", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test")),
     ("%runtime_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test_asan")),
     ("%runtime_test", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test")),
 ])
@@ -46,3 +49,69 @@ config.substitutions.extend([
     ("%conformance_runner", os.path.join(conformance_dir, "conformance_test_runner")),
     ("%conformance_protos", os.path.join(conformance_dir, "protos")),
 ])
+
+# Cross targets (e2e/cross.test): feature qemu-ARCH when Debian's cross gcc
+# links a static program for ARCH and qemu-user runs it. Installed by
+# scripts/install-deps.sh; PBC_REQUIRE_CROSS=1 (set by .ci/run) makes a
+# failed probe an error instead of a skip.
+import shutil
+import subprocess
+import tempfile
+
+def probe_cross(arch):
+    gcc, qemu = arch + "-linux-gnu-gcc", "qemu-" + arch
+    missing = [t for t in (gcc, qemu) if not shutil.which(t)]
+    if missing:
+        return "not installed: " + ", ".join(missing) + " (run scripts/install-deps.sh)"
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "probe.c"), os.path.join(tmp, "probe")
+        with open(src, "w") as f:
+            f.write('#include <stdio.h>\nint main(void) { puts("pbc-probe"); return 0; }\n')
+        try:
+            subprocess.run([gcc, "-static", src, "-o", exe], check=True, capture_output=True, timeout=60)
+            run = subprocess.run([qemu, exe], capture_output=True, timeout=60, text=True)
+        except (subprocess.SubprocessError, OSError) as e:
+            return "%s/%s cannot build or run a program: %s" % (gcc, qemu, e)
+        if run.stdout.strip() != "pbc-probe":
+            return "%s cannot run a %s program: %s" % (qemu, arch, run.stderr.strip())
+    return None
+
+for arch in ("aarch64", "riscv64"):
+    problem = probe_cross(arch)
+    if problem is None:
+        config.available_features.add("qemu-" + arch)
+    elif os.environ.get("PBC_REQUIRE_CROSS") == "1":
+        lit_config.fatal("cross tests for %s cannot run: %s" % (arch, problem))
+    else:
+        lit_config.note("skipping the %s cross tests: %s" % (arch, problem))
+
+# The sanitizer pass (scripts/test.sh):
+#   lit --param pbc_sanitize=1 build/test/e2e build/test/runtime
+# runs those tests again with pbc's generated code under AddressSanitizer
+# (pbc compile --sanitize=address) and the test programs, difftest and the
+# runtime's unit tests under ASan + UBSan, in their own exec root.
+# compile_all.test only compiles and would just take time; the cross tests
+# link with the target's gcc and run under qemu, without an ASan runtime.
+if lit_config.params.get("pbc_sanitize"):
+    config.available_features.add("pbc-sanitize")
+    config.test_exec_root = os.path.join(config.pbc_obj_root, "test-asan")
+    config.excludes.extend(["compile_all.test", "cross-aarch64.test", "cross-riscv64.test"])
+    sanitize_flags = " -g -fsanitize=address,undefined -fno-sanitize-recover=all"
+    obj_test = os.path.join(config.pbc_obj_root, "test")
+    swap = {
+        "%cc": config.cc + sanitize_flags,
+        "%cxx": config.cxx + sanitize_flags,
+        "%difftest": os.path.join(obj_test, "e2e", "libpbc_difftest_asan.a"),
+    }
+    for name in ("runtime_test", "writer_test", "utf8_test"):
+        swap["%" + name] = os.path.join(obj_test, "runtime", name + "_asan")
+    config.substitutions = [(k, swap.get(k, v)) for k, v in config.substitutions]
+    at = [k for k, _ in config.substitutions].index("%pbc")
+    config.substitutions.insert(
+        at, ("%pbc compile", os.path.join(bin_dir, "pbc") + " compile --sanitize=address"))
+
+# The benchmark binaries (bench/), built when Google Benchmark is installed:
+# the bench-smoke test runs each codec once.
+if os.path.exists(os.path.join(bin_dir, "pbc_bench_datasets")):
+    config.available_features.add("bench")
+    config.substitutions.append(("%bench_bin", bin_dir))

@@ -19,14 +19,15 @@ typedef enum pbc_status {
   PBC_ERR_MALFORMED_VARINT = 2,  /* more than 10 bytes, or a tag over 32 bits */
   PBC_ERR_BAD_WIRE_TYPE = 3,     /* wire type 6 or 7 */
   PBC_ERR_BAD_FIELD_NUMBER = 4,  /* field number 0 */
-  PBC_ERR_BAD_LENGTH = 5,        /* length of 2 GiB or more, or packed run not a multiple of the element size */
+  PBC_ERR_BAD_LENGTH = 5,        /* length of 2 GiB or more or over 5 bytes, or packed run not a multiple of the element size */
   PBC_ERR_END_GROUP = 6,         /* end-group tag without its start, or with another field number */
   PBC_ERR_INVALID_UTF8 = 7,      /* proto3 string that is not UTF-8 */
   PBC_ERR_DEPTH_LIMIT = 8,       /* sub-messages or groups nested deeper than the limit */
-  PBC_ERR_OUT_OF_MEMORY = 9,     /* the arena could not allocate (or hit its byte cap) */
+  PBC_ERR_OUT_OF_MEMORY = 9,     /* the arena could not get memory from malloc */
   PBC_ERR_MISSING_REQUIRED = 10, /* a proto2 required field is absent */
   PBC_ERR_BUFFER_TOO_SMALL = 11, /* encode: the output buffer is smaller than encoded_size */
-  PBC_ERR_TOO_LARGE = 12         /* encode: the message is 2 GiB or more */
+  PBC_ERR_TOO_LARGE = 12,        /* encode: the message is 2 GiB or more */
+  PBC_ERR_ARENA_LIMIT = 13       /* decode needs more arena memory than pbc_arena_set_max_bytes allows */
 } pbc_status;
 
 /* A human-readable name for a status ("ok", "truncated input", ...). */
@@ -74,7 +75,9 @@ typedef struct pbc_arena {
 
 /* `initial_block` (may be NULL) is used first and never freed. */
 void pbc_arena_init(pbc_arena *a, void *initial_block, size_t size);
-/* Caps the heap memory the arena may take (the initial block not counted). */
+/* Caps the heap memory the arena may take (the initial block not counted;
+ * block headers counted). A decode that would need more fails with
+ * PBC_ERR_ARENA_LIMIT before calling malloc. */
 void pbc_arena_set_max_bytes(pbc_arena *a, size_t max_bytes);
 /* 8-byte aligned, uninitialized; NULL when out of memory or over the cap. */
 void *pbc_arena_alloc(pbc_arena *a, size_t size);
@@ -88,6 +91,11 @@ void pbc_arena_destroy(pbc_arena *a);
 typedef struct pbc_decode_options {
   uint32_t max_depth;          /* nesting limit; 0 means PBC_DEFAULT_MAX_DEPTH */
   bool allow_missing_required; /* skip the proto2 required-field check */
+  /* Copy the input into the arena first, so that strings, bytes and unknown
+   * fields point into arena memory and the input may be freed once decode
+   * returns. One copy of the whole input: never slower per string than
+   * copying each, and it costs at most `len` arena bytes. */
+  bool copy_input;
 } pbc_decode_options;
 
 /* ---- Messages by name -----------------------------------------------------

@@ -49,7 +49,7 @@
 //      PBC_ERR_MISSING_REQUIRED (and with allow_missing_required give
 //      libprotobuf's partial bytes);
 //  (f) an arena with a tiny byte cap: decode either succeeds (and re-encodes
-//      identically) or fails with PBC_ERR_OUT_OF_MEMORY;
+//      identically) or fails with PBC_ERR_ARENA_LIMIT;
 //  (h) the max_depth option against libprotobuf's recursion limit;
 //  with --unknown-fields: unknown field numbers, known numbers with the wrong
 //      wire type and undeclared values of closed enums, all of which
@@ -136,7 +136,15 @@ namespace {
 class Rng {
  public:
   explicit Rng(uint64_t seed) : s_(seed) {}
+  // Fuzzing (test/fuzz): the draws come from the fuzzer's bytes, one byte
+  // each, so that its mutations steer the choices; past the last byte every
+  // draw is all ones (Chance is false: a random message stops growing).
+  void SetTape(const uint8_t *p, size_t n) {
+    tape_ = p;
+    tape_end_ = p + n;
+  }
   uint64_t Next() {
+    if (tape_) return tape_ != tape_end_ ? *tape_++ * 0x0101010101010101ULL : UINT64_MAX;
     uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -151,6 +159,7 @@ class Rng {
 
  private:
   uint64_t s_;
+  const uint8_t *tape_ = nullptr, *tape_end_ = nullptr;
 };
 
 uint64_t CaseSeed(uint64_t seed, uint64_t k) {
@@ -451,6 +460,7 @@ const char *StatusName(int s) {
     case PBC_ERR_MISSING_REQUIRED: return "PBC_ERR_MISSING_REQUIRED";
     case PBC_ERR_BUFFER_TOO_SMALL: return "PBC_ERR_BUFFER_TOO_SMALL";
     case PBC_ERR_TOO_LARGE: return "PBC_ERR_TOO_LARGE";
+    case PBC_ERR_ARENA_LIMIT: return "PBC_ERR_ARENA_LIMIT";
   }
   return "(unknown pbc_status)";
 }
@@ -465,7 +475,7 @@ class GuardedInput {
     if (base_) munmap(base_, cap_ + 2 * page_);
   }
   const uint8_t *Place(const std::string &in, bool at_front) {
-    if (in.size() > cap_) Grow(in.size());
+    if (in.size() > cap_ || base_ == nullptr) Grow(in.size());
     Protect(PROT_READ | PROT_WRITE);
     uint8_t *data = base_ + page_;
     uint8_t *dst = at_front ? data : data + cap_ - in.size();
@@ -2271,7 +2281,7 @@ class Checker {
     return true;
   }
 
-  // (f): a tiny arena cap: PBC_OK with the right bytes, or OUT_OF_MEMORY.
+  // (f): a tiny arena cap: PBC_OK with the right bytes, or ARENA_LIMIT.
   bool ArenaCap(const std::string &bytes) {
     g_stats["arena cap"].first++;
     Enter("arena cap", bytes);
@@ -2279,11 +2289,11 @@ class Checker {
     size_t cap = static_cast<size_t>(r_.Below(3)) * static_cast<size_t>(r_.Range(0, 256));
     pbc_status s = pbc_->Decode(bytes, r_.Chance(0.5), false, &err, cap);
     if (!err.empty()) return Fail("arena cap", err, bytes);
-    if (s == PBC_ERR_OUT_OF_MEMORY) return true;
+    if (s == PBC_ERR_ARENA_LIMIT) return true;
     if (s != PBC_OK)
       return Fail("arena cap",
                   "decode with an arena capped at " + std::to_string(cap) + " bytes returned " +
-                      StatusName(s) + ", want PBC_OK or PBC_ERR_OUT_OF_MEMORY",
+                      StatusName(s) + ", want PBC_OK or PBC_ERR_ARENA_LIMIT",
                   bytes);
     std::string out;
     if (!pbc_->Encode(&out, &err)) return Fail("arena cap", err, bytes);
@@ -2611,7 +2621,7 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
       e.must_reject = true;
       e.status = PBC_ERR_MISSING_REQUIRED;
       if (!c.Same("missing required", bad, e)) return fail();
-      pbc_decode_options o = {0, true};
+      pbc_decode_options o = {0, true, false};
       Expect partial;
       partial.partial = true;
       partial.options = &o;
@@ -2679,7 +2689,7 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
               ctx.label.c_str(), depth, limit, lib_ok ? "accepts" : "rejects");
       return false;
     }
-    pbc_decode_options o = {limit, false};
+    pbc_decode_options o = {limit, false, false};
     Expect e;
     e.options = &o;
     e.lib_recursion_limit = static_cast<int>(limit);
@@ -2895,7 +2905,7 @@ bool DepthProbe(const Options &opts, const Schema &schema, const Descriptor *d,
                     "", nullptr};
         Rng r(static_cast<uint64_t>(levels));
         Checker c(ctx, d, pbc, r);
-        pbc_decode_options o = {limit == 100 ? 0u : static_cast<uint32_t>(limit), false};
+        pbc_decode_options o = {limit == 100 ? 0u : static_cast<uint32_t>(limit), false, false};
         Expect e;
         e.status = PBC_ERR_DEPTH_LIMIT;
         if (limit != 100) {
@@ -3315,6 +3325,8 @@ uint64_t ParseU64(const char *flag, const std::string &v) {
 
 }  // namespace
 
+// test/fuzz includes this file for its machinery and has its own entry point.
+#ifndef PBC_DIFFTEST_NO_MAIN
 int main(int argc, char **argv) {
   gp::SetLogHandler(QuietLogHandler);
   InstallCrashHandler();
@@ -3374,3 +3386,4 @@ int main(int argc, char **argv) {
   if (!o.hex.empty()) return RunHex(o);
   return RunRandom(o);
 }
+#endif  // PBC_DIFFTEST_NO_MAIN

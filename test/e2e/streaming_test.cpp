@@ -611,7 +611,7 @@ int run(const Options &opt) {
       std::unique_ptr<char[]> m(new char[info->struct_size]);
       pbc_arena arena;
       pbc_arena_init(&arena, nullptr, 0);
-      pbc_decode_options dopt = {1000, false};
+      pbc_decode_options dopt = {1000, false, false};
       pbc_status ds = pbc_decode(info, m.get(),
                                  reinterpret_cast<const uint8_t *>(stream.data()),
                                  stream.size(), &arena, &dopt);

@@ -332,7 +332,7 @@ static void test_rt_alloc(void) {
   CHECK(p != NULL && aligned8(p) && d.status == PBC_OK);
   pbc_arena_set_max_bytes(&a, 0);
   pbc_arena_reset(&a);
-  CHECK(pbc_rt_alloc(&d, 24) == NULL && d.status == PBC_ERR_OUT_OF_MEMORY);
+  CHECK(pbc_rt_alloc(&d, 24) == NULL && d.status == PBC_ERR_ARENA_LIMIT);
   pbc_arena_destroy(&a);
 }
 
@@ -366,18 +366,25 @@ static void test_grow(void) {
   CHECK(size == 5000 && d.status == PBC_OK);
   CHECK(moved_wrongly == 0 && lost == 0);
 
-  /* A run of several elements at once, then appends within its capacity;
-   * past it, the newest allocation grows in place... */
+  /* A first array comes from the top of the block; appends within its
+   * capacity keep it; past it, it moves to the bottom, contents kept... */
   uint64_t *run = pbc_rt_grow(&d, NULL, 0, 5, sizeof *run);
   CHECK(run != NULL && aligned8(run));
   for (int k = 0; k < 5; k++) run[k] = (uint64_t)k;
   CHECK(pbc_rt_grow(&d, run, 5, 3, sizeof *run) == run);
-  uint64_t *in_place = pbc_rt_grow(&d, run, 5, 4, sizeof *run);
-  CHECK(in_place == run && in_place[4] == 4);
-  /* ...while one with something allocated after it moves, contents kept. */
+  uint64_t *bottom = pbc_rt_grow(&d, run, 5, 4, sizeof *run);
+  CHECK(bottom != NULL && bottom != run && bottom[0] == 0 && bottom[4] == 4);
+  /* ...where, as the newest allocation, it grows in place, also after
+   * sub-messages and other first arrays were allocated (from the top)... */
   CHECK(pbc_rt_alloc(&d, 8) != NULL);
-  uint64_t *more = pbc_rt_grow(&d, run, 9, 8, sizeof *run);
-  CHECK(more != NULL && more != run && more[0] == 0 && more[4] == 4);
+  CHECK(pbc_rt_grow(&d, NULL, 0, 1, 8) != NULL);
+  uint64_t *in_place = pbc_rt_grow(&d, bottom, 9, 8, sizeof *run);
+  CHECK(in_place == bottom && in_place[4] == 4);
+  /* ...while one with something allocated after it at the bottom moves,
+   * contents kept. */
+  CHECK(pbc_arena_alloc(d.arena, 8) != NULL);
+  uint64_t *more = pbc_rt_grow(&d, in_place, 17, 16, sizeof *run);
+  CHECK(more != NULL && more != in_place && more[0] == 0 && more[4] == 4);
 
   /* Growing by nothing still hands back usable memory, never NULL. */
   CHECK(pbc_rt_grow(&d, NULL, 0, 0, 8) != NULL);
@@ -664,9 +671,9 @@ static void test_utf8_exhaustive(void) {
 /* ---- Status names -------------------------------------------------------- */
 
 static void test_status_str(void) {
-  const char *names[PBC_ERR_TOO_LARGE + 1];
+  const char *names[PBC_ERR_ARENA_LIMIT + 1];
   int missing = 0, duplicate = 0;
-  for (int s = PBC_OK; s <= PBC_ERR_TOO_LARGE; s++) {
+  for (int s = PBC_OK; s <= PBC_ERR_ARENA_LIMIT; s++) {
     names[s] = pbc_status_str((pbc_status)s);
     if (names[s] == NULL || strcmp(names[s], "unknown status") == 0) missing++;
     for (int t = 0; t < s; t++)
@@ -922,12 +929,12 @@ static void test_decode(void) {
   size_t n = nested_groups(deep, 150, true);
   CHECK(pbc_rt_decode(&m, deep, n, &a, fake_init, fake_dec, always_initialized) == PBC_ERR_DEPTH_LIMIT);
 
-  /* Out of memory for the string copy. */
+  /* The arena's cap stops the string copy. */
   pbc_arena capped;
   pbc_arena_init(&capped, NULL, 0);
   pbc_arena_set_max_bytes(&capped, 0);
   CHECK(pbc_rt_decode(&m, in, sizeof in, &capped, fake_init, fake_dec, always_initialized) ==
-        PBC_ERR_OUT_OF_MEMORY);
+        PBC_ERR_ARENA_LIMIT);
   pbc_arena_destroy(&capped);
 
   /* A decoder that fails without a status still fails. */

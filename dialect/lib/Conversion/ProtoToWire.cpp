@@ -1526,7 +1526,8 @@ private:
   /// `next` with `pos`. In a map entry the value stays: the map field moves
   /// the whole entry (see keepOnlyKnownMapValue).
   void keepOnlyKnownEnum(DecoderState &s, FieldOp field, Value v,
-                         Value packedRaw, Block *next, Value pos) {
+                         Value packedRaw, Block *next, Value pos,
+                         Value packedOut = Value()) {
     if (!field.getClosed() || inMapEntry(field))
       return;
     Block *keep = b.getBlock()->splitBlock(b.getInsertionPoint());
@@ -1544,24 +1545,35 @@ private:
       b.create<LLVM::CondBrOp>(loc, ok, cont, s.fail);
       b.setInsertionPointToStart(cont);
     }
-    b.create<LLVM::BrOp>(loc, ValueRange{pos}, next);
+    SmallVector<Value, 2> args{pos};
+    if (packedOut)
+      args.push_back(packedOut);
+    b.create<LLVM::BrOp>(loc, args, next);
     b.setInsertionPointToStart(keep);
   }
 
-  /// Appends `add` uninitialized elements; returns the address of the first.
-  Value appendElements(DecoderState &s, FieldOp field, Value add) {
+  /// Makes room for `add` more elements; returns the array and the address
+  /// right after its current elements. The size is left as it is.
+  std::pair<Value, Value> reserveElements(DecoderState &s, FieldOp field,
+                                          Value add) {
     Value addr = fieldAddr(s.msg, field);
-    Value sizeAddr = offsetPtr(addr, 8);
     Value data = load(ptrTy, addr);
-    Value size = load(i64, sizeAddr);
+    Value size = load(i64, offsetPtr(addr, 8));
     int64_t esize = elementSize(field);
     Value grown = b.create<wire::GrowOp>(loc, s.dec, data, size, add,
                                          b.getI64IntegerAttr(esize));
     checkNotNull(s, grown);
     store(grown, addr);
-    store(b.create<arith::AddIOp>(loc, size, add), sizeAddr);
     Value off = b.create<arith::MulIOp>(loc, size, cst(i64, esize));
-    return offsetPtr(grown, off);
+    return {grown, offsetPtr(grown, off)};
+  }
+
+  /// Appends `add` uninitialized elements; returns the address of the first.
+  Value appendElements(DecoderState &s, FieldOp field, Value add) {
+    Value sizeAddr = offsetPtr(fieldAddr(s.msg, field), 8);
+    auto [array, first] = reserveElements(s, field, add);
+    store(b.create<arith::AddIOp>(loc, load(i64, sizeAddr), add), sizeAddr);
+    return first;
   }
 
   void storeSingular(DecoderState &s, FieldOp field, Value v) {
@@ -1604,26 +1616,37 @@ private:
       return;
     }
 
+    // Varints: room for the whole run at once (one terminating byte per
+    // element), then a loop that only stores. The size is set after the
+    // run, from the last element written: a closed enum's unknown values
+    // take no element, and a malformed run leaves the old size.
+    Value count = b.create<wire::CountVarintsOp>(loc, start, runEnd);
+    auto [array, first] = reserveElements(s, field, count);
     Region &body = *b.getBlock()->getParent();
     Block *element = newBlock(body);
     element->addArgument(ptrTy, loc);
+    element->addArgument(ptrTy, loc);
     Block *read = newBlock(body);
     Block *exit = newBlock(body);
-    b.create<LLVM::BrOp>(loc, ValueRange{start}, element);
+    b.create<LLVM::BrOp>(loc, ValueRange{start, first}, element);
 
     b.setInsertionPointToStart(element);
-    Value pos = element->getArgument(0);
+    Value pos = element->getArgument(0), out = element->getArgument(1);
     Value done = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos,
                                         runEnd);
     b.create<LLVM::CondBrOp>(loc, done, exit, read);
     b.setInsertionPointToStart(exit);
+    int64_t esize = elementSize(field);
+    Value size = b.create<arith::DivUIOp>(loc, ptrDiff(out, array),
+                                          cst(i64, esize));
+    store(size, offsetPtr(fieldAddr(s.msg, field), 8));
     continueAfter(s, field, runEnd);
 
     b.setInsertionPointToStart(read);
     auto [next, v, raw] = getScalar(s, type, pos, runEnd);
-    keepOnlyKnownEnum(s, field, v, raw, element, next);
-    store(v, appendElements(s, field, cst(i64, 1)));
-    b.create<LLVM::BrOp>(loc, ValueRange{next}, element);
+    keepOnlyKnownEnum(s, field, v, raw, element, next, out);
+    store(v, out);
+    b.create<LLVM::BrOp>(loc, ValueRange{next, offsetPtr(out, esize)}, element);
   }
 
   void readString(DecoderState &s, FieldOp field) {

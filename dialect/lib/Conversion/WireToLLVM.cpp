@@ -52,7 +52,16 @@ struct Emitter {
   Value callRuntime(Operation *from, StringRef name, Type result,
                     ValueRange args) {
     auto module = from->getParentOfType<ModuleOp>();
-    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    // Declarations go at the end of the module, so search from there:
+    // module.lookupSymbol scans from the start, once per call, which made
+    // a schema with 5,000 messages take minutes.
+    LLVM::LLVMFuncOp fn;
+    for (Operation &op : llvm::reverse(*module.getBody()))
+      if (auto f = dyn_cast<LLVM::LLVMFuncOp>(op);
+          f && f.isExternal() && f.getSymName() == name) {
+        fn = f;
+        break;
+      }
     if (!fn) {
       OpBuilder::InsertionGuard guard(rw);
       rw.setInsertionPointToEnd(module.getBody());
@@ -211,9 +220,13 @@ struct PutDataLowering : OpConversionPattern<PutDataOp> {
   }
 };
 
-/// Tags and varints: the one-byte form inline, the rest in the runtime.
-///   if (p < end && byte(p) is a complete, valid one-byte value) -> p + 1
+/// Tags and varints: the one- and two-byte forms inline (straight-line
+/// code, the values of nearly every tag, length and small integer), the
+/// long form in the runtime.
+///   if (p < end && byte(p) < 0x80)            -> p + 1, byte(p)
+///   if (p + 1 < end && byte(p + 1) < 0x80)    -> p + 2, low 7 bits | byte(p + 1) << 7
 ///   else runtime(dec, p, end, &out)
+/// A tag must also have a non-zero field number (a value >= 8).
 template <typename Op>
 struct ReadVarintLowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -232,24 +245,53 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
     Block *slow = e.newBlockBefore(done);
-    Block *check = e.newBlockBefore(slow);
+    Block *twoBytes = e.newBlockBefore(slow);
+    Block *second = e.newBlockBefore(twoBytes);
+    Block *first = e.newBlockBefore(second);
 
     rw.setInsertionPointToEnd(before);
-    Value inBounds =
-        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, pos, end);
-    rw.create<LLVM::CondBrOp>(e.loc, inBounds, check, slow);
+    Value avail = e.ptrDiff(end, pos);
+    Value any = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt, avail,
+                                        e.cst(e.i64, 0));
+    rw.create<LLVM::CondBrOp>(e.loc, any, first, slow);
 
-    // A one-byte tag must also have a non-zero field number (byte >= 8).
-    rw.setInsertionPointToStart(check);
-    Value byte = rw.create<LLVM::LoadOp>(e.loc, e.i8, pos);
+    rw.setInsertionPointToStart(first);
     int64_t lowest = isTag ? 8 : 0;
-    Value rel = rw.create<LLVM::SubOp>(e.loc, byte, e.cst(e.i8, lowest));
+    Value b0 = rw.create<LLVM::LoadOp>(e.loc, e.i8, pos);
+    Value rel = rw.create<LLVM::SubOp>(e.loc, b0, e.cst(e.i8, lowest));
     Value fits = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, rel,
                                          e.cst(e.i8, 0x80 - lowest));
-    Value value = rw.create<LLVM::ZExtOp>(e.loc, valueTy, byte);
+    Value v0 = rw.create<LLVM::ZExtOp>(e.loc, valueTy, b0);
     rw.create<LLVM::CondBrOp>(e.loc, fits, done,
-                              ValueRange{e.gep(pos, 1), value}, slow,
+                              ValueRange{e.gep(pos, 1), v0}, second,
                               ValueRange());
+
+    // Byte 0 has its continuation bit (or is a tag below 8, which the
+    // runtime rejects: its value is complete, so the next check fails).
+    rw.setInsertionPointToStart(second);
+    Value two = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt, avail,
+                                        e.cst(e.i64, 1));
+    rw.create<LLVM::CondBrOp>(e.loc, two, twoBytes, slow);
+
+    rw.setInsertionPointToStart(twoBytes);
+    Value b1 = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.gep(pos, 1));
+    Value low = rw.create<LLVM::AndOp>(e.loc, v0, e.cst(valueTy, 0x7f));
+    Value high = rw.create<LLVM::ShlOp>(
+        e.loc, rw.create<LLVM::ZExtOp>(e.loc, valueTy, b1), e.cst(valueTy, 7));
+    Value v1 = rw.create<LLVM::OrOp>(e.loc, low, high);
+    Value ok = rw.create<LLVM::AndOp>(
+        e.loc,
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::slt, b0,
+                                e.cst(e.i8, 0)),
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sge, b1,
+                                e.cst(e.i8, 0)));
+    if (isTag)
+      ok = rw.create<LLVM::AndOp>(
+          e.loc, ok,
+          rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::uge, v1,
+                                  e.cst(valueTy, 8)));
+    rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{e.gep(pos, 2), v1},
+                              slow, ValueRange());
 
     rw.setInsertionPointToStart(slow);
     Value next = e.callRuntime(op, isTag ? "pbc_rt_tag" : "pbc_rt_varint",
@@ -319,16 +361,23 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
     Value avail = e.ptrDiff(end, next);
     Value fits =
         rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ule, len, avail);
+    // libprotobuf reads a length in at most 5 bytes (ReadSize): a longer,
+    // overlong one is an error even when its value is small.
+    Value isShort = rw.create<LLVM::ICmpOp>(
+        e.loc, LLVM::ICmpPredicate::ule, e.ptrDiff(next, adaptor.getPos()),
+        e.cst(e.i64, 5));
     Value ok = rw.create<LLVM::AndOp>(
-        e.loc, fits,
+        e.loc, rw.create<LLVM::AndOp>(e.loc, fits, isShort),
         rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ne, next,
                                 rw.create<LLVM::ZeroOp>(e.loc, e.ptrTy)));
     rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{next, len},
                               truncated, ValueRange());
 
     rw.setInsertionPointToStart(truncated);
-    Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy,
-                               {dec, e.cst(e.i32, PBC_ERR_TRUNCATED)});
+    Value code = rw.create<LLVM::SelectOp>(
+        e.loc, isShort, e.cst(e.i32, PBC_ERR_TRUNCATED),
+        e.cst(e.i32, PBC_ERR_BAD_LENGTH));
+    Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy, {dec, code});
     rw.create<LLVM::BrOp>(e.loc, ValueRange{null, e.cst(e.i64, 0)}, done);
 
     rw.replaceOp(op, done->getArguments());
@@ -431,6 +480,7 @@ struct WireToLLVMPass : pbc::impl::WireToLLVMBase<WireToLLVMPass> {
     patterns.add<RuntimeCallLowering<SkipOp>>(ctx, "pbc_rt_skip");
     patterns.add<RuntimeCallLowering<FailOp>>(ctx, "pbc_rt_fail");
     patterns.add<RuntimeCallLowering<Utf8ValidOp>>(ctx, "pbc_rt_utf8_valid");
+    patterns.add<RuntimeCallLowering<CountVarintsOp>>(ctx, "pbc_rt_count_varints");
     patterns.add<RuntimeCallLowering<PushOp>>(ctx, "pbc_rt_push");
     patterns.add<RuntimeCallLowering<PopOp>>(ctx, "pbc_rt_pop");
     patterns.add<RuntimeCallLowering<AllocOp>>(ctx, "pbc_rt_alloc");

@@ -20,7 +20,7 @@ static int roundtrip(const pbc_message_info *info, pbc_arena *arena) {
     bool map_entry = strstr(info->full_name, "Entry") != NULL;
     ok = (size == 0 || map_entry) &&
          info->encode(m, first, sizeof first, &n1) == PBC_OK && n1 == size;
-    pbc_decode_options partial = {0, true};
+    pbc_decode_options partial = {0, true, false};
     ok = ok && pbc_decode(info, back, first, n1, arena, &partial) == PBC_OK &&
          info->encode(back, second, sizeof second, &n2) == PBC_OK &&
          n2 == n1 && memcmp(first, second, n1) == 0;

@@ -87,17 +87,22 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: llvm.cond_br %[[HIT]], ^[[F2]](%[[AFTER1]], %[[SKIPTAG]] : !llvm.ptr, !llvm.ptr), ^
 // CHECK: ^[[F2]](
 // CHECK: wire.utf8_valid
-// CHECK: wire.fail %{{.*}}, 7
 // A repeated field expects itself first (its usual, packed tag), then the
 // next field.
 // CHECK: wire.grow %{{.*}}, 4
 // CHECK: wire.expect_tag %{{.*}}, %arg2, "\1A"
 // CHECK-NEXT: llvm.getelementptr
-// CHECK-NEXT: llvm.cond_br
-// CHECK-NEXT: {{^ *}}^bb
+// CHECK-NEXT: llvm.cond_br %{{.*}}, ^{{.*}}, ^[[MISS3:bb[0-9]+]]
+// CHECK: ^[[MISS3]]:
 // CHECK-NEXT: wire.expect_tag %{{.*}}, %arg2, "!"
 // The other handlers, in any order.
 // HANDLERS-LABEL: llvm.func @pbc__M_dec(
+// A packed run of varints: its elements counted, the array grown once,
+// then a loop that reads and stores; the size is set after the run.
+// HANDLERS-DAG: %[[COUNT:.*]] = wire.count_varints %[[FIRST:.*]], %[[RUNEND:.*]]
+// HANDLERS-DAG: wire.grow %arg3, %{{.*}}, %{{.*}}, %[[COUNT]], 4
+// HANDLERS-DAG: wire.get_varint %arg3, %{{.*}}, %[[RUNEND]]
+// HANDLERS-DAG: wire.fail %{{.*}}, 7
 // HANDLERS-DAG: wire.get_fixed %{{.*}} : i64
 // HANDLERS-DAG: wire.alloc %{{.*}}, 64
 // HANDLERS-DAG: llvm.call @M_init(

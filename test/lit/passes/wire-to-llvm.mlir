@@ -40,16 +40,27 @@ llvm.func @put_varint(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
   llvm.return %0 : !llvm.ptr
 }
 
-// Tags: the one-byte form (field number >= 1) inline, the rest in the runtime.
+// Tags: the one- and two-byte forms (field number >= 1) inline, straight
+// line, the rest in the runtime.
 // CHECK-LABEL: llvm.func @get_tag
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
-// CHECK: %[[INB:.*]] = llvm.icmp "ult" %arg1, %arg2
-// CHECK: llvm.cond_br %[[INB]], ^[[CHECK:bb[0-9]+]], ^[[SLOW:bb[0-9]+]]
-// CHECK: ^[[CHECK]]:
+// CHECK: %[[AVAIL:.*]] = llvm.sub
+// CHECK: %[[ANY:.*]] = llvm.icmp "sgt" %[[AVAIL]]
+// CHECK: llvm.cond_br %[[ANY]], ^[[ONE:bb[0-9]+]], ^[[SLOW:bb[0-9]+]]
+// CHECK: ^[[ONE]]:
 // CHECK: %[[BYTE:.*]] = llvm.load %arg1 : !llvm.ptr -> i8
 // CHECK: %[[REL:.*]] = llvm.sub %[[BYTE]], %{{.*}} : i8
 // CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[REL]], %{{.*}} : i8
-// CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]]({{.*}}), ^[[SLOW]]
+// CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]]({{.*}}), ^[[SECOND:bb[0-9]+]]
+// CHECK: ^[[SECOND]]:
+// CHECK: %[[TWO:.*]] = llvm.icmp "sgt" %[[AVAIL]]
+// CHECK: llvm.cond_br %[[TWO]], ^[[TWOBYTES:bb[0-9]+]], ^[[SLOW]]
+// CHECK: ^[[TWOBYTES]]:
+// CHECK: %[[B1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK: %[[HIGH:.*]] = llvm.shl %{{.*}}, %{{.*}} : i32
+// CHECK: %[[V:.*]] = llvm.or %{{.*}}, %[[HIGH]]
+// CHECK: llvm.icmp "uge" %[[V]]
+// CHECK: llvm.cond_br %{{.*}}, ^[[DONE]](%{{.*}}, %[[V]] : !llvm.ptr, i32), ^[[SLOW]]
 // CHECK: ^[[SLOW]]:
 // CHECK: llvm.call @pbc_rt_tag(%arg0, %arg1, %arg2, %[[SLOT]])
 // CHECK: ^[[DONE]](%{{.*}}: !llvm.ptr, %{{.*}}: i32):

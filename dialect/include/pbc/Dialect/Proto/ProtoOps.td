@@ -25,8 +25,11 @@ def Proto_FileOp : Proto_Op<"file", [HasParent<"mlir::ModuleOp">]> {
   }];
 }
 
+// Not a SymbolTable: it defines no symbols, and as one it would make the
+// verifier check its fields' type references with a fresh symbol table of the
+// whole module per message, quadratic in the number of messages.
 def Proto_MessageOp : Proto_Op<"message", [
-    Symbol, SymbolTable, SingleBlock, NoTerminator, NoRegionArguments,
+    Symbol, SingleBlock, NoTerminator, NoRegionArguments,
     HasParent<"mlir::ModuleOp">, IsolatedFromAbove]> {
   let summary = "a message type, named by its full name";
   let description = [{

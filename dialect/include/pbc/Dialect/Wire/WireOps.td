@@ -168,6 +168,17 @@ def Wire_Utf8ValidOp : Wire_Op<"utf8_valid", [MemoryEffects<[MemRead]>]> {
   let assemblyFormat = "$data `,` $size attr-dict";
 }
 
+def Wire_CountVarintsOp : Wire_Op<"count_varints", [MemoryEffects<[MemRead]>]> {
+  let summary = "how many varints [$begin, $end) holds";
+  let description = [{
+    Counts the bytes below 0x80 (each ends one varint): the element count of a
+    packed run, so that its array is allocated once before the run is read.
+  }];
+  let arguments = (ins Wire_Ptr:$begin, Wire_Ptr:$end);
+  let results = (outs I64:$count);
+  let assemblyFormat = "$begin `,` $end attr-dict";
+}
+
 def Wire_PushOp : Wire_ReadOp<"push"> {
   let summary = "enter a nested message or group; false past the depth limit";
   let arguments = (ins Wire_Ptr:$dec);

@@ -1,0 +1,191 @@
+// One pass over a dataset's payloads, for each way of parsing or serializing
+// that bench/ compares. bin/pbc_bench_datasets times them; bin/
+// pbc_bench_instructions runs them under callgrind. Every codec is built
+// once (inputs decoded, buffers sized), then Run() is the measured work.
+#pragma once
+
+#include <google/protobuf/arena.h>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/dynamic_message.h>
+#include <google/protobuf/message.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datasets.h"
+#include "pbc/pbc.h"
+
+namespace pbcbench {
+
+class Codec {
+public:
+  virtual ~Codec() = default;
+  virtual bool Run() = 0;  // one pass over every payload; false on failure
+  size_t messages() const { return payloads_.size(); }
+  size_t bytes() const {
+    size_t n = 0;
+    for (const std::string &p : payloads_) n += p.size();
+    return n;
+  }
+
+protected:
+  explicit Codec(std::vector<std::string> payloads) : payloads_(std::move(payloads)) {}
+  std::vector<std::string> payloads_;
+};
+
+// libprotobuf's protoc-generated class for the dataset's message.
+inline const google::protobuf::Message *Prototype(const Dataset &d) {
+  const google::protobuf::Descriptor *desc =
+      google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(d.message);
+  return google::protobuf::MessageFactory::generated_factory()->GetPrototype(desc);
+}
+
+// The speed of light: a memcpy of each payload.
+class Memcpy : public Codec {
+public:
+  explicit Memcpy(const Dataset &d) : Codec(Payloads(d)), out_(1 << 21) {}
+  bool Run() override {
+    for (const std::string &p : payloads_) memcpy(out_.data(), p.data(), p.size());
+    return true;
+  }
+
+private:
+  std::vector<char> out_;
+};
+
+// libprotobuf's fastest parse: into one reused message.
+class LibprotobufParse : public Codec {
+public:
+  explicit LibprotobufParse(const Dataset &d)
+      : Codec(Payloads(d)), m_(Prototype(d)->New()) {}
+  bool Run() override {
+    bool ok = true;
+    for (const std::string &p : payloads_) ok &= m_->ParseFromString(p);
+    return ok;
+  }
+
+private:
+  std::unique_ptr<google::protobuf::Message> m_;
+};
+
+// libprotobuf parsing into an arena that is reset before each message and
+// starts on a reused 1 MiB block.
+class LibprotobufArenaParse : public Codec {
+public:
+  explicit LibprotobufArenaParse(const Dataset &d)
+      : Codec(Payloads(d)), prototype_(Prototype(d)), block_(1 << 20),
+        arena_(Options(block_)) {}
+  bool Run() override {
+    bool ok = true;
+    for (const std::string &p : payloads_) {
+      arena_.Reset();
+      ok &= prototype_->New(&arena_)->ParseFromString(p);
+    }
+    return ok;
+  }
+
+private:
+  static google::protobuf::ArenaOptions Options(std::vector<char> &block) {
+    google::protobuf::ArenaOptions o;
+    o.initial_block = block.data();
+    o.initial_block_size = block.size();
+    return o;
+  }
+  const google::protobuf::Message *prototype_;
+  std::vector<char> block_;
+  google::protobuf::Arena arena_;
+};
+
+// libprotobuf's serialize: ByteSizeLong, then the array writer.
+class LibprotobufSerialize : public Codec {
+public:
+  explicit LibprotobufSerialize(const Dataset &d) : Codec(Payloads(d)), out_(1 << 21) {
+    for (const std::string &p : payloads_) {
+      ms_.emplace_back(Prototype(d)->New());
+      ms_.back()->ParseFromString(p);
+    }
+  }
+  bool Run() override {
+    size_t total = 0;
+    for (const auto &m : ms_) {
+      size_t n = m->ByteSizeLong();
+      m->SerializeWithCachedSizesToArray(out_.data());
+      total += n;
+    }
+    return total != 0;
+  }
+
+private:
+  std::vector<std::unique_ptr<google::protobuf::Message>> ms_;
+  std::vector<uint8_t> out_;
+};
+
+// pbc's decode into an arena reset before each message, on a reused 1 MiB
+// block: zero-copy (strings are views of the input) or copying the input.
+class PbcParse : public Codec {
+public:
+  PbcParse(const Dataset &d, bool copy)
+      : Codec(Payloads(d)), info_(pbc_find_message(d.message)),
+        m_(info_ ? info_->struct_size : 0), block_(1 << 20) {
+    options_.copy_input = copy;
+    pbc_arena_init(&arena_, block_.data(), block_.size());
+  }
+  ~PbcParse() override { pbc_arena_destroy(&arena_); }
+  bool Run() override {
+    if (!info_) return false;
+    bool ok = true;
+    for (const std::string &p : payloads_) {
+      pbc_arena_reset(&arena_);
+      const uint8_t *bytes = reinterpret_cast<const uint8_t *>(p.data());
+      ok &= (options_.copy_input
+                 ? pbc_decode(info_, m_.data(), bytes, p.size(), &arena_, &options_)
+                 : info_->decode(m_.data(), bytes, p.size(), &arena_)) == PBC_OK;
+    }
+    return ok;
+  }
+
+private:
+  const pbc_message_info *info_;
+  std::vector<char> m_, block_;
+  pbc_arena arena_;
+  pbc_decode_options options_ = {};
+};
+
+// pbc's encode of decoded messages, with or without asking for the size
+// first (T_encode itself never needs it).
+class PbcSerialize : public Codec {
+public:
+  PbcSerialize(const Dataset &d, bool size_first)
+      : Codec(Payloads(d)), info_(pbc_find_message(d.message)),
+        size_first_(size_first), out_(1 << 21) {
+    pbc_arena_init(&arena_, nullptr, 0);
+    for (const std::string &p : payloads_) {
+      ms_.emplace_back(info_ ? info_->struct_size : 0);
+      if (info_)
+        info_->decode(ms_.back().data(), reinterpret_cast<const uint8_t *>(p.data()),
+                      p.size(), &arena_);
+    }
+  }
+  ~PbcSerialize() override { pbc_arena_destroy(&arena_); }
+  bool Run() override {
+    if (!info_) return false;
+    bool ok = true;
+    for (const auto &m : ms_) {
+      size_t cap = size_first_ ? info_->encoded_size(m.data()) : out_.size();
+      size_t n;
+      ok &= info_->encode(m.data(), out_.data(), cap, &n) == PBC_OK;
+    }
+    return ok;
+  }
+
+private:
+  const pbc_message_info *info_;
+  bool size_first_;
+  std::vector<uint8_t> out_;
+  std::vector<std::vector<char>> ms_;
+  pbc_arena arena_;
+};
+
+}  // namespace pbcbench

@@ -1,0 +1,49 @@
+// Runs one codec over one dataset under callgrind and prints instructions per
+// message: the noise-free figure next to pbc_bench_datasets' times. Collection
+// is on only around the measured passes (run with --collect-atstart=no);
+// bench/callgrind.sh drives it for every dataset and codec.
+//
+//   valgrind --tool=callgrind --collect-atstart=no \
+//     build/bin/pbc_bench_instructions message1_proto3 pbc_parse 200
+#include <valgrind/callgrind.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "codecs.h"
+
+using namespace pbcbench;
+
+static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
+  if (codec == "libprotobuf_parse") return std::make_unique<LibprotobufParse>(d);
+  if (codec == "libprotobuf_parse_arena") return std::make_unique<LibprotobufArenaParse>(d);
+  if (codec == "libprotobuf_serialize") return std::make_unique<LibprotobufSerialize>(d);
+  if (codec == "pbc_parse") return std::make_unique<PbcParse>(d, false);
+  if (codec == "pbc_parse_copy") return std::make_unique<PbcParse>(d, true);
+  if (codec == "pbc_size_encode") return std::make_unique<PbcSerialize>(d, true);
+  if (codec == "pbc_encode") return std::make_unique<PbcSerialize>(d, false);
+  return nullptr;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: %s DATASET CODEC PASSES\n", argv[0]);
+    return 2;
+  }
+  const Dataset *d = FindDataset(argv[1]);
+  std::unique_ptr<Codec> codec = d ? Make(argv[2], *d) : nullptr;
+  int passes = atoi(argv[3]);
+  if (!codec || passes <= 0) {
+    fprintf(stderr, "unknown dataset or codec, or bad pass count\n");
+    return 2;
+  }
+  if (!codec->Run()) {  // warm-up: first-touch allocations stay out of the count
+    fprintf(stderr, "%s failed on %s\n", argv[2], argv[1]);
+    return 1;
+  }
+  CALLGRIND_TOGGLE_COLLECT;
+  for (int i = 0; i < passes; i++) codec->Run();
+  CALLGRIND_TOGGLE_COLLECT;
+  printf("%s %s messages=%zu passes=%d\n", argv[1], argv[2], codec->messages(), passes);
+  return 0;
+}

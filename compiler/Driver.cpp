@@ -1,0 +1,302 @@
+//===- Driver.cpp - one compilation, from descriptors to outputs ---------===//
+//
+// front end (libprotobuf) -> proto dialect -> proto-layout -> header
+//                                          -> proto-to-wire -> wire-to-llvm
+//                                          -> LLVM IR + runtime -> -O2
+//                                          -> object / archive
+//
+//===----------------------------------------------------------------------===//
+#include "Driver.h"
+#include "CppHeaderGen.h"
+#include "HeaderGen.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "pbc/Conversion/Passes.h"
+#include "pbc/Dialect/Proto/ProtoOps.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace llvm;
+using namespace pbc;
+
+namespace {
+
+// The runtime headers generated headers include, written next to them.
+const char kRuntimeHeader[] = {
+#include "RuntimeHeader.inc"
+    0};
+const char kRuntimeWriterHeader[] = {
+#include "RuntimeWriterHeader.inc"
+    0};
+
+std::string printOp(mlir::Operation *op) {
+  std::string text;
+  raw_string_ostream os(text);
+  op->print(os);
+  os << "\n";
+  return text;
+}
+
+/// `google/protobuf/timestamp.proto` -> `google_protobuf_timestamp.pbc.o`.
+std::string memberNameOf(StringRef protoFile) {
+  std::string name = protoFile.str();
+  if (StringRef(name).ends_with(".proto"))
+    name.resize(name.size() - strlen(".proto"));
+  for (char &c : name)
+    if (c == '/' || c == '\\')
+      c = '_';
+  return name + ".pbc.o";
+}
+
+class Compilation {
+public:
+  Compilation(mlir::MLIRContext &context, const DriverOptions &options,
+              OutputMap &outputs)
+      : context(context), options(options), output(options.output),
+        outputs(outputs) {}
+
+  int run(ImportResult &imported) {
+    mlir::ModuleOp module = *imported.module;
+    Emit kind = options.emit ? *options.emit : emitFromExtension(output);
+
+    if (kind == Emit::Mlir) {
+      outputs[output] = printOp(module);
+      return 0;
+    }
+
+    mlir::TimingScope layoutTime = stage("MLIR: struct layout");
+    mlir::PassManager layout(&context);
+    layout.addPass(pbc::createProtoLayout());
+    if (layoutTime)
+      layout.enableTiming(layoutTime);
+    if (failed(layout.run(module)))
+      return 1;
+    layoutTime.stop();
+    mlir::TimingScope headerTime = stage("headers");
+    if (int rc = emitHeaders(module, imported.inputFiles, kind))
+      return rc;
+    headerTime.stop();
+    if (kind == Emit::Header)
+      return 0;
+    if (kind == Emit::Wire) {
+      mlir::PassManager pm(&context);
+      pm.addPass(pbc::createProtoToWire());
+      pm.addPass(mlir::createCanonicalizerPass());
+      if (failed(pm.run(module)))
+        return 1;
+      outputs[output] = printOp(module);
+      return 0;
+    }
+
+    pbc::CodeGenOptions cgOptions = options.codegen;
+    cgOptions.timing = options.timing;
+    auto codegen = pbc::CodeGen::create(cgOptions);
+    if (!codegen)
+      return fail(toString(codegen.takeError()));
+
+    if (kind != Emit::Lib) {
+      auto text = compile(**codegen, module, {}, kind, output);
+      if (!text)
+        return fail(toString(text.takeError()));
+      outputs[output] = std::move(*text);
+      return 0;
+    }
+
+    // One object per .proto file: two libraries that share an import then
+    // share its object's symbols instead of clashing.
+    std::vector<pbc::ArchiveMember> members;
+    for (auto file : module.getOps<pbc::proto::FileOp>()) {
+      std::string name = file.getName().str();
+      auto object = compile(**codegen, module, {name}, Emit::Obj, name);
+      if (!object)
+        return fail(toString(object.takeError()));
+      members.push_back({memberNameOf(name), std::move(*object)});
+    }
+    mlir::TimingScope archiveTime = stage("archive");
+    auto archive = pbc::writeArchive(members);
+    if (!archive)
+      return fail(toString(archive.takeError()));
+    outputs[output] = std::move(*archive);
+    return 0;
+  }
+
+private:
+  mlir::MLIRContext &context;
+  const DriverOptions &options;
+  const std::string &output;
+  OutputMap &outputs;
+
+  mlir::TimingScope stage(StringRef name) {
+    return options.timing ? options.timing->nest(name) : mlir::TimingScope();
+  }
+
+  int emitHeaders(mlir::ModuleOp module, ArrayRef<std::string> files,
+                  Emit kind) {
+    if (kind == Emit::Header) {
+      if (files.size() != 1)
+        return fail("--emit=header takes exactly one input file");
+      std::string text;
+      raw_string_ostream os(text);
+      if (failed(pbc::emitHeader(module, files[0], os)))
+        return 1;
+      outputs[output] = std::move(text);
+      return 0;
+    }
+    SmallString<256> dir(options.headerDir);
+    if (dir.empty()) {
+      dir = sys::path::parent_path(output);
+      if (dir.empty())
+        dir = ".";
+    }
+    for (const std::string &file : files) {
+      std::string text;
+      raw_string_ostream os(text);
+      if (failed(pbc::emitHeader(module, file, os)))
+        return 1;
+      SmallString<256> path(dir);
+      sys::path::append(path, stemOf(file) + ".pbc.h");
+      outputs[std::string(path)] = std::move(text);
+      if (options.cppHeader) {
+        std::string cpp;
+        raw_string_ostream cppOs(cpp);
+        if (failed(pbc::emitCppHeader(module, file, cppOs)))
+          return 1;
+        SmallString<256> cppPath(dir);
+        sys::path::append(cppPath, stemOf(file) + ".pbc.hpp");
+        outputs[std::string(cppPath)] = std::move(cpp);
+      }
+    }
+    SmallString<256> runtimeHeader(dir);
+    sys::path::append(runtimeHeader, "pbc", "pbc.h");
+    outputs[std::string(runtimeHeader)] = kRuntimeHeader;
+    SmallString<256> writerHeader(dir);
+    sys::path::append(writerHeader, "pbc", "writer.h");
+    outputs[std::string(writerHeader)] = kRuntimeWriterHeader;
+    return 0;
+  }
+
+  /// Lowers a copy of the laid-out module (code for `files`, all when
+  /// empty) and returns it in the form `kind` asks for.
+  Expected<std::string> compile(pbc::CodeGen &codegen, mlir::ModuleOp module,
+                                ArrayRef<std::string> files, Emit kind,
+                                StringRef name) {
+    mlir::TimingScope lowerTime = stage("MLIR: lower to the LLVM dialect");
+    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
+    mlir::PassManager pm(&context);
+    pbc::buildLowerToLLVMPipeline(pm, files);
+    if (lowerTime)
+      pm.enableTiming(lowerTime);
+    if (failed(pm.run(*copy)))
+      return createStringError(inconvertibleErrorCode(),
+                               "lowering to LLVM failed");
+    lowerTime.stop();
+    auto llvmModule = codegen.buildModule(*copy, name);
+    if (!llvmModule)
+      return llvmModule.takeError();
+    pbc::OutputKind out = kind == Emit::LLVM  ? pbc::OutputKind::LLVMIR
+                          : kind == Emit::Bc  ? pbc::OutputKind::Bitcode
+                          : kind == Emit::Asm ? pbc::OutputKind::Assembly
+                                              : pbc::OutputKind::Object;
+    return codegen.emit(**llvmModule, out);
+  }
+};
+
+} // namespace
+
+int pbc::fail(const Twine &message) {
+  errs() << "pbc: error: " << message << "\n";
+  return 1;
+}
+
+Emit pbc::emitFromExtension(StringRef path) {
+  if (path.ends_with(".a"))
+    return Emit::Lib;
+  if (path.ends_with(".o"))
+    return Emit::Obj;
+  if (path.ends_with(".s"))
+    return Emit::Asm;
+  if (path.ends_with(".ll"))
+    return Emit::LLVM;
+  if (path.ends_with(".bc"))
+    return Emit::Bc;
+  if (path.ends_with(".mlir"))
+    return Emit::Mlir;
+  if (path.ends_with(".h"))
+    return Emit::Header;
+  return Emit::Lib;
+}
+
+std::string pbc::stemOf(StringRef protoFile) {
+  StringRef name = sys::path::filename(protoFile);
+  name.consume_back(".proto");
+  return name.str();
+}
+
+void pbc::setUpContext(mlir::MLIRContext &context) {
+  mlir::DialectRegistry registry;
+  pbc::registerDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  // Diagnostics from the verifiers and passes name the schema entity they
+  // concern; print them and fail instead of aborting.
+  context.printOpOnDiagnostic(false);
+}
+
+int pbc::compileImported(mlir::MLIRContext &context, ImportResult &imported,
+                         const DriverOptions &options, OutputMap &outputs) {
+  return Compilation(context, options, outputs).run(imported);
+}
+
+static void appendEscaped(std::string &out, StringRef path) {
+  for (char c : path) {
+    if (c == ' ' || c == '#')
+      out += '\\';
+    else if (c == '$')
+      out += '$';
+    out += c;
+  }
+}
+
+std::string pbc::depfile(StringRef target,
+                         const std::vector<std::string> &deps) {
+  std::string text;
+  appendEscaped(text, target);
+  text += ":";
+  for (const std::string &dep : deps) {
+    text += " \\\n  ";
+    appendEscaped(text, dep);
+  }
+  text += "\n";
+  return text;
+}
+
+int pbc::writeOutputs(const OutputMap &outputs) {
+  for (const auto &[path, data] : outputs) {
+    StringRef dir = sys::path::parent_path(path);
+    if (!dir.empty())
+      if (std::error_code ec = sys::fs::create_directories(dir))
+        return fail("cannot create directory '" + dir + "': " + ec.message());
+    auto temp = sys::fs::TempFile::create(path + ".tmp%%%%%%");
+    if (!temp)
+      return fail("cannot write '" + path +
+                  "': " + toString(temp.takeError()));
+    {
+      raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+      os << data;
+      os.flush();
+      if (os.has_error()) {
+        consumeError(temp->discard());
+        return fail("cannot write '" + path + "': " + os.error().message());
+      }
+    }
+    if (Error e = temp->keep(path))
+      return fail("cannot write '" + path + "': " + toString(std::move(e)));
+  }
+  return 0;
+}
