@@ -16,8 +16,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -225,39 +223,17 @@ public:
   LogicalResult emit(StringRef protoFile);
 
 private:
-  LogicalResult collectFiles(StringRef name, llvm::StringSet<> &seen,
-                             SmallVectorImpl<FileOp> &order);
   void emitFile(FileOp file);
 
   ModuleOp module;
   llvm::raw_ostream &os;
-  llvm::StringMap<FileOp> files;
 };
 
 } // namespace
 
-/// Imports first, as in the C header.
-LogicalResult CppHeaderWriter::collectFiles(StringRef name,
-                                            llvm::StringSet<> &seen,
-                                            SmallVectorImpl<FileOp> &order) {
-  if (!seen.insert(name).second)
-    return success();
-  FileOp file = files.lookup(name);
-  if (!file)
-    return module.emitError("no proto.file \"") << name << "\" in the module";
-  for (StringRef dep : file.getImports().getAsValueRange<StringAttr>())
-    if (failed(collectFiles(dep, seen, order)))
-      return failure();
-  order.push_back(file);
-  return success();
-}
-
 LogicalResult CppHeaderWriter::emit(StringRef protoFile) {
-  for (FileOp file : module.getOps<FileOp>())
-    files.try_emplace(file.getName(), file);
-  llvm::StringSet<> seen;
-  SmallVector<FileOp> order;
-  if (failed(collectFiles(protoFile, seen, order)))
+  SmallVector<FileOp> order; // imports first, as in the C header
+  if (failed(filesInImportOrder(module, protoFile, order)))
     return failure();
 
   std::string guard = "PBC_CPP_HEADER_" + fileIdentifier(protoFile);

@@ -211,8 +211,6 @@ public:
   LogicalResult emit(StringRef protoFile);
 
 private:
-  LogicalResult collectFiles(StringRef name, llvm::StringSet<> &seen,
-                             SmallVectorImpl<FileOp> &order);
   LogicalResult checkLayout(MessageOp msg);
 
   void emitFile(FileOp file);
@@ -267,15 +265,42 @@ std::string describe(MessageOp msg, OneofOp oneof) {
 
 } // namespace
 
+static LogicalResult collectFiles(ModuleOp module,
+                                  const llvm::StringMap<FileOp> &files,
+                                  StringRef name, llvm::StringSet<> &seen,
+                                  SmallVectorImpl<FileOp> &order) {
+  if (!seen.insert(name).second)
+    return success();
+  FileOp file = files.lookup(name);
+  if (!file)
+    return module.emitError("no proto.file \"") << name << "\" in the module";
+  for (StringRef dep : file.getImports().getAsValueRange<StringAttr>())
+    if (failed(collectFiles(module, files, dep, seen, order)))
+      return failure();
+  order.push_back(file);
+  return success();
+}
+
+LogicalResult pbc::filesInImportOrder(ModuleOp module, StringRef protoFile,
+                                      SmallVectorImpl<FileOp> &order) {
+  llvm::StringMap<FileOp> files;
+  for (FileOp file : module.getOps<FileOp>())
+    files.try_emplace(file.getName(), file);
+  llvm::StringSet<> seen;
+  return collectFiles(module, files, protoFile, seen, order);
+}
+
 LogicalResult HeaderWriter::emit(StringRef protoFile) {
   for (FileOp file : module.getOps<FileOp>())
     files.try_emplace(file.getName(), file);
 
   // Dependencies first, so every block only refers to earlier ones.
-  llvm::StringSet<> seen;
   SmallVector<FileOp> order;
-  if (failed(collectFiles(protoFile, seen, order)))
+  if (failed(filesInImportOrder(module, protoFile, order)))
     return failure();
+  llvm::StringSet<> seen;
+  for (FileOp file : order)
+    seen.insert(file.getName());
   for (MessageOp msg : module.getOps<MessageOp>())
     if (seen.contains(msg.getFile()) && failed(checkLayout(msg)))
       return failure();
@@ -314,21 +339,6 @@ void HeaderWriter::declare(NameScope &scope, StringRef name, Operation *op,
   if (it->second.op != op)
     diag.attachNote(it->second.op->getLoc())
         << it->second.what << " is declared here";
-}
-
-LogicalResult HeaderWriter::collectFiles(StringRef name,
-                                         llvm::StringSet<> &seen,
-                                         SmallVectorImpl<FileOp> &order) {
-  if (!seen.insert(name).second)
-    return success();
-  FileOp file = files.lookup(name);
-  if (!file)
-    return module.emitError("no proto.file \"") << name << "\" in the module";
-  for (StringRef dep : file.getImports().getAsValueRange<StringAttr>())
-    if (failed(collectFiles(dep, seen, order)))
-      return failure();
-  order.push_back(file);
-  return success();
 }
 
 LogicalResult HeaderWriter::checkLayout(MessageOp msg) {

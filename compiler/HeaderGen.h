@@ -8,6 +8,8 @@
 #ifndef PBC_COMPILER_HEADERGEN_H
 #define PBC_COMPILER_HEADERGEN_H
 
+#include "pbc/Dialect/Proto/ProtoOps.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,6 +39,13 @@ std::string headerFileName(llvm::StringRef protoFile);
 /// A C identifier for a file path, injective like protoc's
 /// FilenameIdentifier ("a/b.proto" -> "a_2fb_2eproto"), for include guards.
 std::string fileIdentifier(llvm::StringRef path);
+
+/// `protoFile` and every file it imports, transitively, each once and
+/// imports first (the order the C and C++ headers define things in). Fails,
+/// with an error on the module, when one of them is not in the module.
+mlir::LogicalResult
+filesInImportOrder(mlir::ModuleOp module, llvm::StringRef protoFile,
+                   llvm::SmallVectorImpl<proto::FileOp> &order);
 
 } // namespace pbc
 
