@@ -32,41 +32,33 @@ static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
   return (size_t)(end - p);
 }
 
-/* With ten bytes in the input, no bounds check per byte and no branch per
- * byte: one 8-byte load, the length from the first byte without its
- * continuation bit, then the 7-bit groups packed together in three steps.
- * Varints of 9 and 10 bytes (values of 2^56 and up, negative int32/int64)
- * take the byte loop. */
-static const uint8_t *varint_in_bounds(pbc_decoder *d, const uint8_t *p,
-                                       uint64_t *out) {
+/* A varint of at most 8 bytes from one 8-byte load, without a branch per
+ * byte: the length from the first byte without its continuation bit, then
+ * the 7-bit groups packed together in three steps. NULL when the varint is
+ * longer (values of 2^56 and up, negative int32/int64). */
+static const uint8_t *varint_from_word(const uint8_t *p, uint64_t *out) {
   uint64_t w;
   memcpy(&w, p, sizeof w);
   uint64_t ends = ~w & 0x8080808080808080ull;
-  if (ends != 0) {
-    unsigned bits = (unsigned)__builtin_ctzll(ends) + 1; /* 8 * length */
-    uint64_t x = bits == 64 ? w : w & ((1ull << bits) - 1);
-    x &= 0x7f7f7f7f7f7f7f7full;
-    x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
-    x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
-    x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
-    *out = x;
-    return p + bits / 8;
-  }
-  uint64_t v = 0;
-  for (size_t i = 0; i < MAX_VARINT_BYTES; i++) {
-    uint8_t b = p[i];
-    v |= (uint64_t)(b & 0x7f) << (7 * i);
-    if (b < 0x80) {
-      *out = v;
-      return p + i + 1;
-    }
-  }
-  return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+  if (ends == 0) return NULL;
+  unsigned bits = (unsigned)__builtin_ctzll(ends) + 1; /* 8 * length */
+  uint64_t x = bits == 64 ? w : w & ((1ull << bits) - 1);
+  x &= 0x7f7f7f7f7f7f7f7full;
+  x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
+  x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
+  x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
+  *out = x;
+  return p + bits / 8;
 }
 
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out) {
-  if (bytes_left(p, end) >= MAX_VARINT_BYTES) return varint_in_bounds(d, p, out);
+  /* With ten bytes of input the word read cannot run past it; near the end,
+   * and for 9- and 10-byte varints, the byte loop. */
+  if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
+    const uint8_t *next = varint_from_word(p, out);
+    if (next != NULL) return next;
+  }
   size_t avail = bytes_left(p, end);
   size_t n = avail < MAX_VARINT_BYTES ? avail : MAX_VARINT_BYTES;
   uint64_t v = 0;
@@ -268,20 +260,18 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
    * pointer arithmetic never touches NULL. */
   static const uint8_t empty[1];
   if (buf == NULL && len == 0) buf = empty;
-  if (options && options->copy_input && len > 0) {
-    uint8_t *copy = pbc_arena_alloc(arena, len);
-    if (copy == NULL) {
-      init(m);
-      return pbc_arena_over_cap(arena, len) ? PBC_ERR_ARENA_LIMIT
-                                            : PBC_ERR_OUT_OF_MEMORY;
-    }
-    memcpy(copy, buf, len);
-    buf = copy;
-  }
   uint32_t max_depth = PBC_DEFAULT_MAX_DEPTH;
   if (options && options->max_depth) max_depth = options->max_depth;
   pbc_decoder d = {arena, 0, max_depth, PBC_OK, buf, buf + len};
   init(m);
+  if (options && options->copy_input && len > 0) {
+    uint8_t *copy = allocated_or_fail(&d, pbc_arena_alloc(arena, len), len);
+    if (copy == NULL) return d.status;
+    memcpy(copy, buf, len);
+    buf = copy;
+    d.input_begin = buf;
+    d.input_end = buf + len;
+  }
   if (decode(m, buf, buf + len, &d, 0) != NULL) {
     if (options && options->allow_missing_required) return PBC_OK;
     return is_initialized(m) ? PBC_OK : PBC_ERR_MISSING_REQUIRED;

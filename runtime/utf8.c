@@ -100,11 +100,6 @@ static bool block_needs_more(const v32 *b) {
   return (*b)[31] >= 0xc0 || (*b)[30] >= 0xe0 || (*b)[29] >= 0xf0;
 }
 
-/* The same for the three bytes before `end`. */
-static bool ends_inside_sequence(const uint8_t *end) {
-  return end[-1] >= 0xc0 || end[-2] >= 0xe0 || end[-3] >= 0xf0;
-}
-
 /* n >= 64. The last block overlaps the one before it instead of running past
  * the end: checking a byte twice, with its true predecessors, is harmless. */
 __attribute__((noinline)) static bool utf8_valid_blocks(const uint8_t *p, size_t n) {
@@ -127,10 +122,12 @@ __attribute__((noinline)) static bool utf8_valid_blocks(const uint8_t *p, size_t
   }
   if (i < n) {
     /* The 32 bytes ending at p + n, after the 32 before them (n >= 64). */
-    v32 before = load_v32(p + n - 64), last = load_v32(p + n - 32);
-    errors |= block_errors(&before, &last);
+    v32 before = load_v32(p + n - 64);
+    prev = load_v32(p + n - 32);
+    errors |= block_errors(&before, &prev);
   }
-  return !any_high_bit(&errors) && !ends_inside_sequence(p + n);
+  /* prev is now the block that ends the text. */
+  return !any_high_bit(&errors) && !block_needs_more(&prev);
 }
 
 /* n < 64: the bytes copied into a zeroed 64-byte buffer, then one or two

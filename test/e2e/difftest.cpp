@@ -1146,13 +1146,11 @@ void SetRandomValue(Rng &r, Message *m, const FieldDescriptor *f) {
   }
 }
 
-// Extensions or unknown fields anywhere in m's tree: pbc keeps both as raw
-// unknown fields, so a message holding them is never split into several
-// occurrences (libprotobuf would merge extensions by number, and pbc would
-// concatenate their bytes).
-bool HasOpaque(const Message &m) {
+// True when m or a message it holds, at any depth, has an extension set or
+// (`or_unknown`) unknown fields.
+bool HasExtensionsIn(const Message &m, bool or_unknown) {
   const Reflection *R = m.GetReflection();
-  if (R->GetUnknownFields(m).field_count() > 0) return true;
+  if (or_unknown && R->GetUnknownFields(m).field_count() > 0) return true;
   std::vector<const FieldDescriptor *> fields;
   R->ListFields(m, &fields);
   for (const FieldDescriptor *f : fields) {
@@ -1160,13 +1158,19 @@ bool HasOpaque(const Message &m) {
     if (!IsMessageLike(f)) continue;
     if (f->is_repeated()) {
       for (int i = 0; i < R->FieldSize(m, f); i++)
-        if (HasOpaque(R->GetRepeatedMessage(m, f, i))) return true;
-    } else if (HasOpaque(R->GetMessage(m, f))) {
+        if (HasExtensionsIn(R->GetRepeatedMessage(m, f, i), or_unknown)) return true;
+    } else if (HasExtensionsIn(R->GetMessage(m, f), or_unknown)) {
       return true;
     }
   }
   return false;
 }
+
+// Extensions or unknown fields anywhere in m's tree: pbc keeps both as raw
+// unknown fields, so a message holding them is never split into several
+// occurrences (libprotobuf would merge extensions by number, and pbc would
+// concatenate their bytes).
+bool HasOpaque(const Message &m) { return HasExtensionsIn(m, true); }
 
 struct VariantStats {
   bool unknown = false;    // unknown fields were written: output != canonical
@@ -1930,22 +1934,7 @@ void CollectSlots(Message *m, std::vector<FieldSlot> *utf8, std::vector<FieldSlo
   }
 }
 
-bool HasExtensions(const Message &m) {
-  const Reflection *R = m.GetReflection();
-  std::vector<const FieldDescriptor *> fields;
-  R->ListFields(m, &fields);
-  for (const FieldDescriptor *f : fields) {
-    if (f->is_extension()) return true;
-    if (!IsMessageLike(f)) continue;
-    if (f->is_repeated()) {
-      for (int i = 0; i < R->FieldSize(m, f); i++)
-        if (HasExtensions(R->GetRepeatedMessage(m, f, i))) return true;
-    } else if (HasExtensions(R->GetMessage(m, f))) {
-      return true;
-    }
-  }
-  return false;
-}
+bool HasExtensions(const Message &m) { return HasExtensionsIn(m, false); }
 
 int UnknownGroupDepth(const gp::UnknownFieldSet &u) {
   int depth = 0;

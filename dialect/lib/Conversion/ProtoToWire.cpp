@@ -1552,28 +1552,31 @@ private:
     b.setInsertionPointToStart(keep);
   }
 
-  /// Makes room for `add` more elements; returns the array and the address
-  /// right after its current elements. The size is left as it is.
-  std::pair<Value, Value> reserveElements(DecoderState &s, FieldOp field,
-                                          Value add) {
+  /// Room for `add` more elements of a repeated field: the (possibly moved)
+  /// array, its size before, the address right after its elements, and
+  /// where the size is kept, which is left unchanged.
+  struct Reserved {
+    Value array, size, end, sizeAddr;
+  };
+  Reserved reserveElements(DecoderState &s, FieldOp field, Value add) {
     Value addr = fieldAddr(s.msg, field);
+    Value sizeAddr = offsetPtr(addr, 8);
     Value data = load(ptrTy, addr);
-    Value size = load(i64, offsetPtr(addr, 8));
+    Value size = load(i64, sizeAddr);
     int64_t esize = elementSize(field);
     Value grown = b.create<wire::GrowOp>(loc, s.dec, data, size, add,
                                          b.getI64IntegerAttr(esize));
     checkNotNull(s, grown);
     store(grown, addr);
     Value off = b.create<arith::MulIOp>(loc, size, cst(i64, esize));
-    return {grown, offsetPtr(grown, off)};
+    return {grown, size, offsetPtr(grown, off), sizeAddr};
   }
 
   /// Appends `add` uninitialized elements; returns the address of the first.
   Value appendElements(DecoderState &s, FieldOp field, Value add) {
-    Value sizeAddr = offsetPtr(fieldAddr(s.msg, field), 8);
-    auto [array, first] = reserveElements(s, field, add);
-    store(b.create<arith::AddIOp>(loc, load(i64, sizeAddr), add), sizeAddr);
-    return first;
+    Reserved r = reserveElements(s, field, add);
+    store(b.create<arith::AddIOp>(loc, r.size, add), r.sizeAddr);
+    return r.end;
   }
 
   void storeSingular(DecoderState &s, FieldOp field, Value v) {
@@ -1621,14 +1624,14 @@ private:
     // run, from the last element written: a closed enum's unknown values
     // take no element, and a malformed run leaves the old size.
     Value count = b.create<wire::CountVarintsOp>(loc, start, runEnd);
-    auto [array, first] = reserveElements(s, field, count);
+    Reserved room = reserveElements(s, field, count);
     Region &body = *b.getBlock()->getParent();
     Block *element = newBlock(body);
     element->addArgument(ptrTy, loc);
     element->addArgument(ptrTy, loc);
     Block *read = newBlock(body);
     Block *exit = newBlock(body);
-    b.create<LLVM::BrOp>(loc, ValueRange{start, first}, element);
+    b.create<LLVM::BrOp>(loc, ValueRange{start, room.end}, element);
 
     b.setInsertionPointToStart(element);
     Value pos = element->getArgument(0), out = element->getArgument(1);
@@ -1637,9 +1640,9 @@ private:
     b.create<LLVM::CondBrOp>(loc, done, exit, read);
     b.setInsertionPointToStart(exit);
     int64_t esize = elementSize(field);
-    Value size = b.create<arith::DivUIOp>(loc, ptrDiff(out, array),
+    Value size = b.create<arith::DivUIOp>(loc, ptrDiff(out, room.array),
                                           cst(i64, esize));
-    store(size, offsetPtr(fieldAddr(s.msg, field), 8));
+    store(size, room.sizeAddr);
     continueAfter(s, field, runEnd);
 
     b.setInsertionPointToStart(read);
