@@ -179,6 +179,45 @@ Error CodeGen::linkRuntime(Module &module) {
   return Error::success();
 }
 
+/// Loops of pbc's code, whose headers come before their bodies: blocks
+/// that a later block branches back to.
+static unsigned countLoops(Function &f) {
+  DenseMap<const BasicBlock *, unsigned> position;
+  for (BasicBlock &block : f)
+    position[&block] = position.size();
+  SmallPtrSet<const BasicBlock *, 16> headers;
+  for (BasicBlock &block : f)
+    for (const BasicBlock *next : successors(&block))
+      if (position.lookup(next) <= position.lookup(&block))
+        headers.insert(next);
+  return headers.size();
+}
+
+/// LLVM's loop passes redo whole-function work per loop, so optimizing a
+/// function costs about its size times its loop count: a message with
+/// 2,000 fields (thousands of loops over repeated fields in one function)
+/// took seven minutes at -O2. Functions past this bound are compiled as at
+/// -O0, with the runtime still inlined. Conformance's TestAllTypesProto2
+/// decoder, the largest in the tests, scores about a million; a message
+/// with 200 fields of every kind, four million; with 500, 26 million.
+static constexpr uint64_t kMaxOptimizedSizeTimesLoops = 5'000'000;
+
+static void leaveHugeFunctionsUnoptimized(Module &module, bool verbose) {
+  for (Function &f : module) {
+    if (f.isDeclaration())
+      continue;
+    uint64_t size = f.getInstructionCount(), loops = countLoops(f);
+    if (size * (1 + loops) <= kMaxOptimizedSizeTimesLoops)
+      continue;
+    f.addFnAttr(Attribute::OptimizeNone);
+    f.addFnAttr(Attribute::NoInline);
+    if (verbose)
+      errs() << "pbc: note: " << f.getName() << " (" << size
+             << " instructions, " << loops
+             << " loops) is too large to optimize; compiled as at -O0\n";
+  }
+}
+
 void CodeGen::optimize(Module &module) {
   LoopAnalysisManager lam;
   FunctionAnalysisManager fam;
@@ -207,6 +246,8 @@ void CodeGen::optimize(Module &module) {
     for (Function &f : module)
       if (!f.isDeclaration())
         f.addFnAttr(Attribute::SanitizeAddress);
+  if (level != OptimizationLevel::O0)
+    leaveHugeFunctionsUnoptimized(module, options.timing != nullptr);
   ModulePassManager pm = level == OptimizationLevel::O0
                              ? builder.buildO0DefaultPipeline(level)
                              : builder.buildPerModuleDefaultPipeline(level);
@@ -227,11 +268,12 @@ void CodeGen::optimize(Module &module) {
   pm.run(module, mam);
 }
 
-Expected<std::unique_ptr<Module>> CodeGen::buildModule(mlir::ModuleOp module,
-                                                       StringRef name) {
+Expected<std::unique_ptr<Module>>
+CodeGen::buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, StringRef name) {
   mlir::TimingScope translating = stage("translate to LLVM IR");
   std::unique_ptr<Module> llvmModule =
-      mlir::translateModuleToLLVMIR(module, context, name);
+      mlir::translateModuleToLLVMIR(*module, context, name);
+  module = nullptr;
   if (!llvmModule)
     return makeError("cannot translate the module to LLVM IR");
   llvmModule->setTargetTriple(options.triple);

@@ -196,7 +196,7 @@ private:
       return createStringError(inconvertibleErrorCode(),
                                "lowering to LLVM failed");
     lowerTime.stop();
-    auto llvmModule = codegen.buildModule(*copy, name);
+    auto llvmModule = codegen.buildModule(std::move(copy), name);
     if (!llvmModule)
       return llvmModule.takeError();
     pbc::OutputKind out = kind == Emit::LLVM  ? pbc::OutputKind::LLVMIR

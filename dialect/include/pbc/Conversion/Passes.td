@@ -6,8 +6,11 @@
 //   proto-to-wire  build init/size/encode/decode functions from the schema,
 //                  as llvm.func bodies of wire + scf + arith + llvm ops
 //   canonicalize   wire folds: constant sizes, merged constant writes
+//   lower-scf      scf control flow to cf blocks, last op first
 //   wire-to-llvm   expand wire ops into LLVM dialect and runtime calls
-// followed by MLIR's scf/arith/cf conversions to the LLVM dialect.
+// followed by MLIR's arith/cf conversions to the LLVM dialect. Everything
+// but proto-layout, proto-to-wire and wire-to-llvm runs nested on each
+// function (in parallel).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PBC_CONVERSION_PASSES
@@ -49,6 +52,20 @@ def ProtoToWire : Pass<"proto-to-wire", "mlir::ModuleOp"> {
   let dependentDialects = [
     "pbc::wire::WireDialect", "mlir::LLVM::LLVMDialect",
     "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
+def LowerSCF : Pass<"lower-scf"> {
+  let summary = "Lower scf control flow to cf blocks, last op first";
+  let description = [{
+    Applies MLIR's scf-to-cf patterns with the greedy driver, starting from
+    the last structured op of the function. Lowering an `scf.if` splits its
+    block, moving every op after it into the new block; going backwards,
+    only the ops up to the next (already lowered) structured op move.
+    `convert-scf-to-cf` goes forwards and records every moved op for
+    rollback, so a function with thousands of sequential `scf.if`s (a
+    message with thousands of fields) took gigabytes and quadratic time.
+  }];
+  let dependentDialects = ["mlir::cf::ControlFlowDialect"];
 }
 
 def WireToLLVM : Pass<"wire-to-llvm", "mlir::ModuleOp"> {

@@ -1,6 +1,6 @@
 """Compiles one schema with pbc under a CPU-time and memory bound, then links
 the library whole with roundtrip_all.c and runs it (every message's default
-instance must round-trip). Prints the figures:
+instance must round-trip). Prints pbc's notes and the figures:
 
     ok: NAME: N messages, compiled in U s CPU (W s wall), M MB peak
 
@@ -42,6 +42,11 @@ cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 peak_mb = after.ru_maxrss / 1024  # the largest child so far: pbc
 if p.returncode != 0:
     sys.exit(f"FAILED: {args.name}: pbc exited {p.returncode}:\n{p.stderr}")
+
+# pbc's notes (with -v: functions left unoptimized) are part of the result.
+for line in p.stderr.splitlines():
+    if line.startswith("pbc: note:"):
+        print(line)
 
 exe = os.path.join(args.out, "roundtrip")
 subprocess.run([args.cc, "-std=c11", "-w", args.roundtrip, f"-I{args.out}",
