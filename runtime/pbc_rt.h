@@ -125,8 +125,8 @@ bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
 
 /* The block validators behind pbc_rt_utf8_valid (runtime/utf8.c): AUTO is
  * the best this CPU runs (what the first call picks), GENERIC the portable
- * vector code, AVX2 the lookup-table code of x86-64. */
-enum { PBC_RT_UTF8_AUTO, PBC_RT_UTF8_GENERIC, PBC_RT_UTF8_AVX2 };
+ * vector code, SSSE3 and AVX2 the lookup-table code of x86-64. */
+enum { PBC_RT_UTF8_AUTO, PBC_RT_UTF8_GENERIC, PBC_RT_UTF8_SSSE3, PBC_RT_UTF8_AVX2 };
 /* Makes pbc_rt_utf8_valid use `impl` from then on, for tests of each one;
  * false, changing nothing, when this CPU or build cannot run it. */
 bool pbc_rt_utf8_use(int impl);

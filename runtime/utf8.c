@@ -4,7 +4,7 @@
  *
  * Up to 16 bytes, the common case, an ASCII test with two overlapping loads
  * is inlined into the generated decoder (no call). Anything else goes to one
- * of two block validators:
+ * of three block validators:
  *  - x86-64 with AVX2: the lookup-table algorithm of Keiser and Lemire
  *    ("Validating UTF-8 in less than one instruction per byte", 2021), three
  *    16-entry nibble tables through vpshufb, 32 bytes per register. pbc builds
@@ -12,9 +12,10 @@
  *    compiled for AVX2 (a target attribute) and picked at run time, once,
  *    from the CPU model; with --mcpu=haswell or newer pbc tells the runtime the
  *    target has AVX2 and the check folds away;
- *  - elsewhere (no AVX2, aarch64, riscv64): generic 32-byte vectors, SSE2
+ *  - x86-64 with SSSE3 but no AVX2: the same with 16-byte registers;
+ *  - elsewhere (no SSSE3, aarch64, riscv64): generic 32-byte vectors, SSE2
  *    pairs on a baseline x86-64, NEON pairs on aarch64.
- * Both check strings under 64 bytes as a zero-padded copy and skip ASCII
+ * All check strings under 64 bytes as a zero-padded copy and skip ASCII
  * 64 bytes at a time. */
 #include <stdint.h>
 #include <string.h>
@@ -321,6 +322,87 @@ AVX2 static bool utf8_avx2(const uint8_t *p, size_t n) {
   return _mm256_testz_si256(errors, errors);
 }
 
+/* ---- The same with 16-byte SSSE3 registers -------------------------------
+ * For x86-64 CPUs with pshufb but no AVX2 (before Haswell, and low-power
+ * cores up to Tremont). 64 bytes per iteration in four registers. */
+#define SSSE3 __attribute__((target("ssse3")))
+
+typedef struct {
+  __m128i prev_high, prev_low, cur_high, nibble;
+} ssse3_tables;
+
+SSSE3 static inline ssse3_tables ssse3_load_tables(void) {
+  ssse3_tables t = {_mm_loadu_si128((const __m128i *)kPrevHigh),
+                    _mm_loadu_si128((const __m128i *)kPrevLow),
+                    _mm_loadu_si128((const __m128i *)kCurHigh), _mm_set1_epi8(0x0f)};
+  return t;
+}
+
+/* avx2_block_errors on 16 bytes; palignr joins `prev` and `cur` whole. */
+SSSE3 static inline __m128i ssse3_block_errors(const ssse3_tables *t, __m128i prev,
+                                               __m128i cur) {
+  __m128i p1 = _mm_alignr_epi8(cur, prev, 15);
+  __m128i p1_high = _mm_and_si128(_mm_srli_epi16(p1, 4), t->nibble);
+  __m128i p1_low = _mm_and_si128(p1, t->nibble);
+  __m128i cur_high = _mm_and_si128(_mm_srli_epi16(cur, 4), t->nibble);
+  __m128i pair = _mm_and_si128(_mm_and_si128(_mm_shuffle_epi8(t->prev_high, p1_high),
+                                             _mm_shuffle_epi8(t->prev_low, p1_low)),
+                               _mm_shuffle_epi8(t->cur_high, cur_high));
+  __m128i third = _mm_subs_epu8(_mm_alignr_epi8(cur, prev, 14), _mm_set1_epi8(0xe0 - 0x80));
+  __m128i fourth = _mm_subs_epu8(_mm_alignr_epi8(cur, prev, 13), _mm_set1_epi8(0xf0 - 0x80));
+  __m128i must_continue =
+      _mm_and_si128(_mm_or_si128(third, fourth), _mm_set1_epi8((char)0x80));
+  return _mm_xor_si128(pair, must_continue);
+}
+
+SSSE3 static inline __m128i ssse3_incomplete(__m128i block) {
+  return _mm_subs_epu8(block, _mm_loadu_si128((const __m128i *)(kIncompleteLimit + 16)));
+}
+
+/* utf8_avx2 with 16-byte blocks. */
+SSSE3 static bool utf8_ssse3(const uint8_t *p, size_t n) {
+  const ssse3_tables t = ssse3_load_tables();
+  __m128i prev = _mm_setzero_si128(), errors = prev;
+  size_t i = 0;
+  if (n < 64) {
+    uint8_t buf[64] = {0};
+    memcpy(buf, p, n);
+    for (; i < 64; i += 16) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(buf + i));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, prev, a));
+      prev = a;
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) == 0xffff;
+  }
+  for (; i + 64 <= n; i += 64) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 16));
+    __m128i c = _mm_loadu_si128((const __m128i *)(p + i + 32));
+    __m128i d = _mm_loadu_si128((const __m128i *)(p + i + 48));
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) {
+      errors = _mm_or_si128(errors, ssse3_incomplete(prev));
+    } else {
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, prev, a));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, a, b));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, b, c));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, c, d));
+    }
+    prev = d;
+  }
+  for (; i + 16 <= n; i += 16) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+    errors = _mm_or_si128(errors, ssse3_block_errors(&t, prev, a));
+    prev = a;
+  }
+  if (i < n) {
+    __m128i before = _mm_loadu_si128((const __m128i *)(p + n - 32));
+    prev = _mm_loadu_si128((const __m128i *)(p + n - 16));
+    errors = _mm_or_si128(errors, ssse3_block_errors(&t, before, prev));
+  }
+  errors = _mm_or_si128(errors, ssse3_incomplete(prev));
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) == 0xffff;
+}
+
 /* AVX2 in the CPU, its registers enabled by the OS. From the C library's
  * CPU model (libgcc's, or compiler-rt's, __cpu_model; filled in by a
  * constructor, here made sure of first) rather than cpuid: pbc's code
@@ -329,6 +411,11 @@ AVX2 static bool utf8_avx2(const uint8_t *p, size_t n) {
 static bool cpu_has_avx2(void) {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2");
+}
+
+static bool cpu_has_ssse3(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("ssse3");
 }
 
 /* 1 when the code is compiled for a CPU with AVX2, so that no run-time check
@@ -351,7 +438,8 @@ static bool utf8_first_call(const uint8_t *p, size_t n);
 static utf8_fn *utf8_impl = utf8_first_call;
 
 static utf8_fn *utf8_best(void) {
-  return cpu_has_avx2() ? utf8_avx2 : utf8_generic;
+  if (cpu_has_avx2()) return utf8_avx2;
+  return cpu_has_ssse3() ? utf8_ssse3 : utf8_generic;
 }
 
 static bool utf8_first_call(const uint8_t *p, size_t n) {
@@ -364,6 +452,7 @@ bool pbc_rt_utf8_use(int impl) {
   utf8_fn *fn;
   if (impl == PBC_RT_UTF8_AUTO) fn = utf8_best();
   else if (impl == PBC_RT_UTF8_GENERIC && !pbc_rt_target_avx2) fn = utf8_generic;
+  else if (impl == PBC_RT_UTF8_SSSE3 && !pbc_rt_target_avx2 && cpu_has_ssse3()) fn = utf8_ssse3;
   else if (impl == PBC_RT_UTF8_AVX2 && cpu_has_avx2()) fn = utf8_avx2;
   else return false;
   __atomic_store_n(&utf8_impl, fn, __ATOMIC_RELAXED);
@@ -373,6 +462,7 @@ bool pbc_rt_utf8_use(int impl) {
 int pbc_rt_utf8_current(void) {
   utf8_fn *fn = __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED);
   if (pbc_rt_target_avx2 || fn == utf8_avx2) return PBC_RT_UTF8_AVX2;
+  if (fn == utf8_ssse3) return PBC_RT_UTF8_SSSE3;
   return fn == utf8_generic ? PBC_RT_UTF8_GENERIC : PBC_RT_UTF8_AUTO;
 }
 

@@ -2,7 +2,7 @@
  * standard's definition literally (decode the code point, then reject
  * overlongs, surrogates and values above U+10FFFF), once per block
  * validator this CPU runs (pbc_rt_utf8_use: the generic vectors, and the
- * AVX2 lookup tables on x86-64 with AVX2):
+ * SSSE3 and AVX2 lookup tables on x86-64):
  *  - hand-picked sequences of every row of the standard's Table 3-7 and
  *    just outside it, alone and at every offset of 100- and 200-byte ASCII
  *    runs, also cut right after them, so they straddle every 16-, 32- and
@@ -189,11 +189,14 @@ int main(void) {
   static const struct {
     int impl;
     const char *name;
-  } impls[] = {{PBC_RT_UTF8_GENERIC, "generic"}, {PBC_RT_UTF8_AVX2, "avx2"}};
-  /* The first call picks the best validator: AVX2 where the CPU has it. */
+  } impls[] = {{PBC_RT_UTF8_GENERIC, "generic"},
+                {PBC_RT_UTF8_SSSE3, "ssse3"},
+                {PBC_RT_UTF8_AVX2, "avx2"}};
+  /* The first call picks the best validator the CPU runs. */
   int best = PBC_RT_UTF8_GENERIC;
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx2")) best = PBC_RT_UTF8_AVX2;
+  else if (__builtin_cpu_supports("ssse3")) best = PBC_RT_UTF8_SSSE3;
 #endif
   if (pbc_rt_utf8_current() != PBC_RT_UTF8_AUTO && pbc_rt_utf8_current() != best) {
     printf("FAIL: validator %d picked before the first call\n", pbc_rt_utf8_current());
