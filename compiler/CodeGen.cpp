@@ -2,10 +2,12 @@
 #include "CodeGen.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ArchiveWriter.h"
 #include "llvm/IR/PassTimingInfo.h"
@@ -164,17 +166,40 @@ Error CodeGen::linkRuntime(Module &module) {
   rt.setTargetTriple(module.getTargetTriple());
   rt.setDataLayout(module.getDataLayout());
   // The bitcode was compiled for the architecture's generic CPU; the
-  // module's target (--mcpu) decides the instruction set.
+  // module's target (--mcpu) decides the instruction set. Functions that
+  // ask for more than most (runtime/utf8.c's AVX2 validator, picked at run
+  // time) keep their features: the baseline CPU could not compile them.
+  StringMap<unsigned> featureUses;
+  for (Function &f : rt)
+    if (!f.isDeclaration())
+      ++featureUses[f.getFnAttribute("target-features").getValueAsString()];
+  StringRef baseline;
+  unsigned mostUses = 0;
+  for (const auto &entry : featureUses)
+    if (entry.second > mostUses ||
+        (entry.second == mostUses && entry.first() < baseline)) {
+      mostUses = entry.second;
+      baseline = entry.first();
+    }
   for (Function &f : rt) {
     f.removeFnAttr("target-cpu");
-    f.removeFnAttr("target-features");
     f.removeFnAttr("tune-cpu");
+    if (f.getFnAttribute("target-features").getValueAsString() == baseline)
+      f.removeFnAttr("target-features");
   }
   if (Linker::linkModules(module, std::move(*runtime)))
     return makeError("cannot link the pbc runtime into the module");
   for (Function &f : module)
     if (!f.isDeclaration() && !f.hasLocalLinkage())
       f.setLinkage(GlobalValue::WeakODRLinkage);
+  // runtime/utf8.c checks the CPU for AVX2 at run time unless it is told
+  // the target has it; folding the answer in drops the check.
+  if (GlobalVariable *avx2 = module.getGlobalVariable("pbc_rt_target_avx2")) {
+    bool has = machine->getMCSubtargetInfo()->checkFeatures("+avx2");
+    avx2->setInitializer(ConstantInt::get(avx2->getValueType(), has));
+    avx2->setLinkage(GlobalValue::InternalLinkage);
+    avx2->setConstant(true);
+  }
   applyCallingConvention(module, Triple(module.getTargetTriple()));
   return Error::success();
 }

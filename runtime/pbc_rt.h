@@ -123,6 +123,16 @@ size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end);
  * nothing above U+10FFFF), the rule libprotobuf applies to proto3 strings. */
 bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
 
+/* The block validators behind pbc_rt_utf8_valid (runtime/utf8.c): AUTO is
+ * the best this CPU runs (what the first call picks), GENERIC the portable
+ * vector code, SSSE3 and AVX2 the lookup-table code of x86-64. */
+enum { PBC_RT_UTF8_AUTO, PBC_RT_UTF8_GENERIC, PBC_RT_UTF8_SSSE3, PBC_RT_UTF8_AVX2 };
+/* Makes pbc_rt_utf8_valid use `impl` from then on, for tests of each one;
+ * false, changing nothing, when this CPU or build cannot run it. */
+bool pbc_rt_utf8_use(int impl);
+/* The one in use; AUTO before the first call has picked one. */
+int pbc_rt_utf8_current(void);
+
 /* Appends the raw field [start, end) to the unknown fields `unknown`:
  * still a view of the input while contiguous with it, else an arena copy
  * (grown like repeated fields). False (OUT_OF_MEMORY) when out of memory. */

@@ -2,14 +2,21 @@
  * standard (Table 3-7), which libprotobuf applies too. No overlong forms, no
  * surrogates, nothing above U+10FFFF.
  *
- * Three paths, by length:
- *  - up to 16 bytes, the common case: an ASCII test with two overlapping
- *    loads, inlined into the generated decoder (no call);
- *  - under 64 bytes, or when that test fails on a short string: the bytes
- *    copied into a zeroed 64-byte buffer, checked as two vector blocks;
- *  - longer: 32-byte vector blocks (generic vectors: SSE2 pairs on a baseline
- *    x86-64, one AVX2 register with --mcpu=haswell or newer, NEON pairs on
- *    aarch64), with an ASCII fast path over 64 bytes. */
+ * Up to 16 bytes, the common case, an ASCII test with two overlapping loads
+ * is inlined into the generated decoder (no call). Anything else goes to one
+ * of three block validators:
+ *  - x86-64 with AVX2: the lookup-table algorithm of Keiser and Lemire
+ *    ("Validating UTF-8 in less than one instruction per byte", 2021), three
+ *    16-entry nibble tables through vpshufb, 32 bytes per register. pbc builds
+ *    for a baseline x86-64 (SSE2) by default, so that function alone is
+ *    compiled for AVX2 (a target attribute) and picked at run time, once,
+ *    from the CPU model; with --mcpu=haswell or newer pbc tells the runtime the
+ *    target has AVX2 and the check folds away;
+ *  - x86-64 with SSSE3 but no AVX2: the same with 16-byte registers;
+ *  - elsewhere (no SSSE3, aarch64, riscv64): generic 32-byte vectors, SSE2
+ *    pairs on a baseline x86-64, NEON pairs on aarch64.
+ * All check strings under 64 bytes as a zero-padded copy and skip ASCII
+ * 64 bytes at a time. */
 #include <stdint.h>
 #include <string.h>
 
@@ -37,7 +44,7 @@ static bool ascii_upto16(const uint8_t *p, size_t n) {
   return ((p[0] | p[n / 2] | p[n - 1]) & 0x80) == 0;
 }
 
-/* ---- 32-byte blocks ------------------------------------------------------
+/* ---- Generic 32-byte blocks ----------------------------------------------
  * Every byte is checked against the three bytes before it, all lanes at
  * once: a byte must be a continuation (10xxxxxx) exactly when one of the
  * previous three is a lead that still needs it (a 2-, 3- or 4-byte lead one,
@@ -144,8 +151,340 @@ __attribute__((noinline)) static bool utf8_valid_short(const uint8_t *p, size_t 
   return !any_high_bit(&errors);
 }
 
+static bool utf8_generic(const uint8_t *p, size_t n) {
+  return n < 64 ? utf8_valid_short(p, n) : utf8_valid_blocks(p, n);
+}
+
+#if defined(__x86_64__)
+/* ---- AVX2 lookup tables --------------------------------------------------
+ * Most errors show in a pair of adjacent bytes. Each table maps a nibble to
+ * the set of error classes (one bit each) that nibble is compatible with:
+ * the high and low nibble of the previous byte, the high nibble of the
+ * current one. A class survives the AND of the three lookups only when the
+ * whole pair matches it, so a non-zero lane is an error. The exception is
+ * TWO_CONTS, a continuation after a continuation: right in the third and
+ * fourth byte of a sequence, wrong anywhere else. It is XOR-ed with the
+ * lanes that must be such a continuation (two bytes after a lead >= E0,
+ * three after one >= F0). */
+#include <immintrin.h>
+
+enum {
+  TOO_SHORT = 0x01,  /* a lead not followed by a continuation */
+  TOO_LONG = 0x02,   /* a continuation after ASCII */
+  OVERLONG_3 = 0x04, /* E0 80..9F */
+  TOO_LARGE = 0x08,  /* F4 90..BF, F5..FF 90..BF */
+  SURROGATE = 0x10,  /* ED A0..BF */
+  OVERLONG_2 = 0x20, /* C0 or C1 then a continuation */
+  F_THEN_8X = 0x40,  /* F0 80..8F (overlong), F5..FF 80..8F (too large) */
+  TWO_CONTS = 0x80,
+};
+
+/* Indexed by the previous byte's high nibble. */
+static const uint8_t kPrevHigh[16] = {
+    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+    TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
+    TOO_SHORT | OVERLONG_2,                    /* C */
+    TOO_SHORT,                                 /* D */
+    TOO_SHORT | OVERLONG_3 | SURROGATE,        /* E */
+    TOO_SHORT | TOO_LARGE | F_THEN_8X,         /* F */
+};
+
+/* Indexed by the previous byte's low nibble: the classes that depend on the
+ * high nibble alone are in every entry. */
+#define ANY_LOW (TOO_SHORT | TOO_LONG | TWO_CONTS)
+static const uint8_t kPrevLow[16] = {
+    ANY_LOW | OVERLONG_2 | OVERLONG_3 | F_THEN_8X, /* C0 E0 F0 */
+    ANY_LOW | OVERLONG_2,                          /* C1 */
+    ANY_LOW,
+    ANY_LOW,
+    ANY_LOW | TOO_LARGE,                           /* F4 */
+    ANY_LOW | TOO_LARGE | F_THEN_8X,               /* F5..FF */
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X | SURROGATE, /* ED */
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+    ANY_LOW | TOO_LARGE | F_THEN_8X,
+};
+
+/* Indexed by the current byte's high nibble. */
+#define CONT_ANY (TOO_LONG | OVERLONG_2 | TWO_CONTS)
+static const uint8_t kCurHigh[16] = {
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    CONT_ANY | OVERLONG_3 | F_THEN_8X,  /* 80..8F */
+    CONT_ANY | OVERLONG_3 | TOO_LARGE,  /* 90..9F */
+    CONT_ANY | SURROGATE | TOO_LARGE,   /* A0..AF */
+    CONT_ANY | SURROGATE | TOO_LARGE,   /* B0..BF */
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+};
+
+/* A lead byte in the last lanes still waiting for continuations: above
+ * these limits (saturating subtraction leaves something) when it is one of
+ * the last three lanes and needs more than the lanes left. */
+static const uint8_t kIncompleteLimit[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xdf, 0xbf};
+
+#define AVX2 __attribute__((target("avx2")))
+
+/* Lane i is byte i - k of the stream, where `prev` is the block before
+ * `cur`. vpalignr shifts within 16-byte halves, so the halves it joins are
+ * first paired up: (prev's high half, cur's low half). A macro: the shift
+ * must be a constant. */
+#define AVX2_PREV(prev, cur, k)                                                \
+  _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prev, cur, 0x21), 16 - (k))
+
+typedef struct {
+  __m256i prev_high, prev_low, cur_high, nibble;
+} avx2_tables;
+
+AVX2 static inline __m256i avx2_table(const uint8_t *t) {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t));
+}
+
+AVX2 static inline avx2_tables avx2_load_tables(void) {
+  avx2_tables t = {avx2_table(kPrevHigh), avx2_table(kPrevLow), avx2_table(kCurHigh),
+                   _mm256_set1_epi8(0x0f)};
+  return t;
+}
+
+/* The lanes of `cur` (non-zero) that break the rules, given `prev`. */
+AVX2 static inline __m256i avx2_block_errors(const avx2_tables *t, __m256i prev,
+                                             __m256i cur) {
+  __m256i p1 = AVX2_PREV(prev, cur, 1);
+  __m256i p1_high = _mm256_and_si256(_mm256_srli_epi16(p1, 4), t->nibble);
+  __m256i p1_low = _mm256_and_si256(p1, t->nibble);
+  __m256i cur_high = _mm256_and_si256(_mm256_srli_epi16(cur, 4), t->nibble);
+  __m256i pair = _mm256_and_si256(
+      _mm256_and_si256(_mm256_shuffle_epi8(t->prev_high, p1_high),
+                       _mm256_shuffle_epi8(t->prev_low, p1_low)),
+      _mm256_shuffle_epi8(t->cur_high, cur_high));
+  /* High bit set (after saturating subtraction) where the byte two back is
+   * >= E0 or the one three back >= F0. */
+  __m256i third = _mm256_subs_epu8(AVX2_PREV(prev, cur, 2), _mm256_set1_epi8(0xe0 - 0x80));
+  __m256i fourth = _mm256_subs_epu8(AVX2_PREV(prev, cur, 3), _mm256_set1_epi8((char)(0xf0 - 0x80)));
+  __m256i must_continue =
+      _mm256_and_si256(_mm256_or_si256(third, fourth), _mm256_set1_epi8((char)0x80));
+  return _mm256_xor_si256(pair, must_continue);
+}
+
+AVX2 static inline __m256i avx2_incomplete(__m256i block) {
+  return _mm256_subs_epu8(block, _mm256_loadu_si256((const __m256i *)kIncompleteLimit));
+}
+
+/* Any length. As in the generic code: under 64 bytes a zero-padded copy
+ * (the zeros are what a cut sequence meets instead of its continuations);
+ * longer, a last block that overlaps the one before instead of running past
+ * the end. */
+AVX2 static bool utf8_avx2(const uint8_t *p, size_t n) {
+  const avx2_tables t = avx2_load_tables();
+  __m256i zero = _mm256_setzero_si256();
+  if (n < 64) {
+    uint8_t buf[64] = {0};
+    memcpy(buf, p, n);
+    __m256i a = _mm256_loadu_si256((const __m256i *)buf);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(buf + 32));
+    __m256i errors = _mm256_or_si256(avx2_block_errors(&t, zero, a),
+                                     avx2_block_errors(&t, a, b));
+    return _mm256_testz_si256(errors, errors);
+  }
+  __m256i prev = zero, errors = zero;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(p + i + 32));
+    if (_mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0) {
+      /* ASCII: only a sequence cut short by it can be wrong. */
+      errors = _mm256_or_si256(errors, avx2_incomplete(prev));
+    } else {
+      errors = _mm256_or_si256(errors, avx2_block_errors(&t, prev, a));
+      errors = _mm256_or_si256(errors, avx2_block_errors(&t, a, b));
+    }
+    prev = b;
+  }
+  if (i + 32 <= n) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
+    errors = _mm256_or_si256(errors, avx2_block_errors(&t, prev, a));
+    prev = a;
+    i += 32;
+  }
+  if (i < n) {
+    __m256i before = _mm256_loadu_si256((const __m256i *)(p + n - 64));
+    prev = _mm256_loadu_si256((const __m256i *)(p + n - 32));
+    errors = _mm256_or_si256(errors, avx2_block_errors(&t, before, prev));
+  }
+  errors = _mm256_or_si256(errors, avx2_incomplete(prev));
+  return _mm256_testz_si256(errors, errors);
+}
+
+/* ---- The same with 16-byte SSSE3 registers -------------------------------
+ * For x86-64 CPUs with pshufb but no AVX2 (before Haswell, and low-power
+ * cores up to Tremont). 64 bytes per iteration in four registers. */
+#define SSSE3 __attribute__((target("ssse3")))
+
+typedef struct {
+  __m128i prev_high, prev_low, cur_high, nibble;
+} ssse3_tables;
+
+SSSE3 static inline ssse3_tables ssse3_load_tables(void) {
+  ssse3_tables t = {_mm_loadu_si128((const __m128i *)kPrevHigh),
+                    _mm_loadu_si128((const __m128i *)kPrevLow),
+                    _mm_loadu_si128((const __m128i *)kCurHigh), _mm_set1_epi8(0x0f)};
+  return t;
+}
+
+/* avx2_block_errors on 16 bytes; palignr joins `prev` and `cur` whole. */
+SSSE3 static inline __m128i ssse3_block_errors(const ssse3_tables *t, __m128i prev,
+                                               __m128i cur) {
+  __m128i p1 = _mm_alignr_epi8(cur, prev, 15);
+  __m128i p1_high = _mm_and_si128(_mm_srli_epi16(p1, 4), t->nibble);
+  __m128i p1_low = _mm_and_si128(p1, t->nibble);
+  __m128i cur_high = _mm_and_si128(_mm_srli_epi16(cur, 4), t->nibble);
+  __m128i pair = _mm_and_si128(_mm_and_si128(_mm_shuffle_epi8(t->prev_high, p1_high),
+                                             _mm_shuffle_epi8(t->prev_low, p1_low)),
+                               _mm_shuffle_epi8(t->cur_high, cur_high));
+  __m128i third = _mm_subs_epu8(_mm_alignr_epi8(cur, prev, 14), _mm_set1_epi8(0xe0 - 0x80));
+  __m128i fourth = _mm_subs_epu8(_mm_alignr_epi8(cur, prev, 13), _mm_set1_epi8(0xf0 - 0x80));
+  __m128i must_continue =
+      _mm_and_si128(_mm_or_si128(third, fourth), _mm_set1_epi8((char)0x80));
+  return _mm_xor_si128(pair, must_continue);
+}
+
+SSSE3 static inline __m128i ssse3_incomplete(__m128i block) {
+  return _mm_subs_epu8(block, _mm_loadu_si128((const __m128i *)(kIncompleteLimit + 16)));
+}
+
+/* utf8_avx2 with 16-byte blocks. */
+SSSE3 static bool utf8_ssse3(const uint8_t *p, size_t n) {
+  const ssse3_tables t = ssse3_load_tables();
+  __m128i prev = _mm_setzero_si128(), errors = prev;
+  size_t i = 0;
+  if (n < 64) {
+    uint8_t buf[64] = {0};
+    memcpy(buf, p, n);
+    for (; i < 64; i += 16) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(buf + i));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, prev, a));
+      prev = a;
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) == 0xffff;
+  }
+  for (; i + 64 <= n; i += 64) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 16));
+    __m128i c = _mm_loadu_si128((const __m128i *)(p + i + 32));
+    __m128i d = _mm_loadu_si128((const __m128i *)(p + i + 48));
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) {
+      errors = _mm_or_si128(errors, ssse3_incomplete(prev));
+    } else {
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, prev, a));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, a, b));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, b, c));
+      errors = _mm_or_si128(errors, ssse3_block_errors(&t, c, d));
+    }
+    prev = d;
+  }
+  for (; i + 16 <= n; i += 16) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+    errors = _mm_or_si128(errors, ssse3_block_errors(&t, prev, a));
+    prev = a;
+  }
+  if (i < n) {
+    __m128i before = _mm_loadu_si128((const __m128i *)(p + n - 32));
+    prev = _mm_loadu_si128((const __m128i *)(p + n - 16));
+    errors = _mm_or_si128(errors, ssse3_block_errors(&t, before, prev));
+  }
+  errors = _mm_or_si128(errors, ssse3_incomplete(prev));
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) == 0xffff;
+}
+
+/* AVX2 in the CPU, its registers enabled by the OS. From the C library's
+ * CPU model (libgcc's, or compiler-rt's, __cpu_model; filled in by a
+ * constructor, here made sure of first) rather than cpuid: pbc's code
+ * generator has no inline-asm support, and libgcc is in every link made by
+ * a C compiler. */
+static bool cpu_has_avx2(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+
+static bool cpu_has_ssse3(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("ssse3");
+}
+
+/* 1 when the code is compiled for a CPU with AVX2, so that no run-time check
+ * is needed: a C compiler says so with -mavx2 (or a -march that has it); in
+ * the bitcode pbc embeds, pbc sets it from --mcpu (compiler/CodeGen.cpp),
+ * which is why it is weak there: clang must not fold it. */
+#if defined(__AVX2__)
+const uint8_t pbc_rt_target_avx2 = 1;
+#else
+__attribute__((weak)) const uint8_t pbc_rt_target_avx2 = 0;
+#endif
+
+typedef bool utf8_fn(const uint8_t *p, size_t n);
+
+static bool utf8_first_call(const uint8_t *p, size_t n);
+
+/* The validator this CPU runs best, found on the first call. Threads racing
+ * on the first call all store the same value; relaxed atomics make that
+ * well-defined and cost a plain load. */
+static utf8_fn *utf8_impl = utf8_first_call;
+
+static utf8_fn *utf8_best(void) {
+  if (cpu_has_avx2()) return utf8_avx2;
+  return cpu_has_ssse3() ? utf8_ssse3 : utf8_generic;
+}
+
+static bool utf8_first_call(const uint8_t *p, size_t n) {
+  utf8_fn *best = utf8_best();
+  __atomic_store_n(&utf8_impl, best, __ATOMIC_RELAXED);
+  return best(p, n);
+}
+
+bool pbc_rt_utf8_use(int impl) {
+  utf8_fn *fn;
+  if (impl == PBC_RT_UTF8_AUTO) fn = utf8_best();
+  else if (impl == PBC_RT_UTF8_GENERIC && !pbc_rt_target_avx2) fn = utf8_generic;
+  else if (impl == PBC_RT_UTF8_SSSE3 && !pbc_rt_target_avx2 && cpu_has_ssse3()) fn = utf8_ssse3;
+  else if (impl == PBC_RT_UTF8_AVX2 && cpu_has_avx2()) fn = utf8_avx2;
+  else return false;
+  __atomic_store_n(&utf8_impl, fn, __ATOMIC_RELAXED);
+  return true;
+}
+
+int pbc_rt_utf8_current(void) {
+  utf8_fn *fn = __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED);
+  if (pbc_rt_target_avx2 || fn == utf8_avx2) return PBC_RT_UTF8_AVX2;
+  if (fn == utf8_ssse3) return PBC_RT_UTF8_SSSE3;
+  return fn == utf8_generic ? PBC_RT_UTF8_GENERIC : PBC_RT_UTF8_AUTO;
+}
+
 bool pbc_rt_utf8_valid(const uint8_t *p, size_t n) {
   if (n <= 16 && ascii_upto16(p, n)) return true;
-  if (n < 64) return utf8_valid_short(p, n);
-  return utf8_valid_blocks(p, n);
+  if (pbc_rt_target_avx2) return utf8_avx2(p, n);
+  return __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED)(p, n);
 }
+
+#else /* not x86-64 */
+
+bool pbc_rt_utf8_use(int impl) {
+  return impl == PBC_RT_UTF8_AUTO || impl == PBC_RT_UTF8_GENERIC;
+}
+
+int pbc_rt_utf8_current(void) {
+  return PBC_RT_UTF8_GENERIC;
+}
+
+bool pbc_rt_utf8_valid(const uint8_t *p, size_t n) {
+  if (n <= 16 && ascii_upto16(p, n)) return true;
+  return utf8_generic(p, n);
+}
+
+#endif

@@ -1,11 +1,21 @@
 /* pbc_rt_utf8_valid against a plain decoder that follows the Unicode
  * standard's definition literally (decode the code point, then reject
- * overlongs, surrogates and values above U+10FFFF), on hand-picked
- * sequences and on deterministic random text: lengths 0-300 so that every
- * path (inline short check, scalar, 32-byte blocks with the overlapping last
- * block) sees every boundary, valid pieces with random byte mutations and
- * truncations. Each input sits at the end of its own allocation, so ASan sees
- * any read past it. */
+ * overlongs, surrogates and values above U+10FFFF), once per block
+ * validator this CPU runs (pbc_rt_utf8_use: the generic vectors, and the
+ * SSSE3 and AVX2 lookup tables on x86-64):
+ *  - hand-picked sequences of every row of the standard's Table 3-7 and
+ *    just outside it, alone and at every offset of 100- and 200-byte ASCII
+ *    runs, also cut right after them, so they straddle every 16-, 32- and
+ *    64-byte boundary, the overlapping last block, and a 64-byte ASCII
+ *    stretch after a cut sequence;
+ *  - every pair of bytes, every lead byte with every second byte and a
+ *    spread of third (and fourth) bytes, alone and inside longer text;
+ *  - deterministic random text: lengths 0-300 so that every path (inline
+ *    short check, zero-padded short copy, blocks with the overlapping last
+ *    block) sees every boundary, valid pieces with random byte mutations and
+ *    truncations, and random bytes drawn from the interesting ones.
+ * Each input sits at the end of its own allocation, so ASan sees any read
+ * past it. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,27 +62,81 @@ static void check(const uint8_t *bytes, size_t n) {
   free(copy);
 }
 
-/* Each hand-picked sequence alone, and at every offset of a 100-byte ASCII
- * run so it also straddles the 32-byte block boundaries. */
+/* Each hand-picked sequence alone, and at every offset of ASCII runs of
+ * 100 and 200 bytes. */
 static void hand_picked(void) {
   static const char *const cases[] = {
-      "", "a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
-      "\xc0\x80", "\xc1\xbf", "\xe0\x9f\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf",
-      "\xed\xa0\x80", "\xef\xbf\xbf", "\xf0\x8f\xbf\xbf", "\xf0\x90\x80\x80",
-      "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\x80", "\xbf", "\xc3",
-      "\xe2\x82", "\xf0\x9f\x98", "\xc3\xa9\xa9", "\xe2\x28\xa1",
+      /* Table 3-7, each row's first and last sequence. */
+      "", "a", "\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xe0\xbf\xbf",
+      "\xe1\x80\x80", "\xec\xbf\xbf", "\xed\x80\x80", "\xed\x9f\xbf",
+      "\xee\x80\x80", "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf0\xbf\xbf\xbf",
+      "\xf1\x80\x80\x80", "\xf3\xbf\xbf\xbf", "\xf4\x80\x80\x80",
+      "\xf4\x8f\xbf\xbf", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+      /* Overlongs. */
+      "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf",
+      "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf",
+      /* Surrogates. */
+      "\xed\xa0\x80", "\xed\xaf\xbf", "\xed\xb0\x80", "\xed\xbf\xbf",
+      /* Above U+10FFFF, and bytes that never occur. */
+      "\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80",
+      "\xf7\xbf\xbf\xbf", "\xf8\x88\x80\x80\x80", "\xfc\x84\x80\x80\x80\x80",
+      "\xfe", "\xff", "\xf5", "\xf4\x90", "\xf5\x8f",
+      /* Continuations where none belongs, or missing. */
+      "\x80", "\xbf", "\x80\x80", "\xc3\xa9\xa9", "\xe2\x82\xac\x80",
+      "\xf0\x9f\x98\x80\x80", "\xc2\x7f", "\xc2\xc0", "\xe1\x7f\x80",
+      "\xe1\x80\x7f", "\xe1\x80\xc0", "\xf1\x80\x80\x7f", "\xf1\x80\xc0\x80",
+      "\xe2\x28\xa1",
+      /* Cut short. */
+      "\xc3", "\xdf", "\xe1", "\xe2\x82", "\xef\xbf", "\xf0", "\xf0\x9f",
+      "\xf0\x9f\x98", "\xf4\x8f\xbf", "\xc3\xc3\xa9", "\xe2\x82\xe2\x82\xac",
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     size_t len = strlen(cases[c]);
     check((const uint8_t *)cases[c], len);
-    for (size_t at = 0; at + len <= 100; at++) {
-      uint8_t buf[100];
-      memset(buf, 'x', sizeof buf);
-      memcpy(buf + at, cases[c], len);
-      check(buf, 100);
-      check(buf, at + len); /* ending right after the sequence */
-    }
+    for (size_t run = 100; run <= 200; run += 100)
+      for (size_t at = 0; at + len <= run; at++) {
+        uint8_t buf[200];
+        memset(buf, 'x', sizeof buf);
+        memcpy(buf + at, cases[c], len);
+        check(buf, run);
+        if (run == 100) check(buf, at + len); /* ending right after it */
+      }
   }
+}
+
+/* `seq` alone, then in text where it crosses a different block boundary
+ * each time (`where` picks the offset), and ending the text. */
+static void check_seq(const uint8_t *seq, size_t len, unsigned where) {
+  check(seq, len);
+  uint8_t buf[160];
+  memset(buf, 'y', sizeof buf);
+  size_t at = 24 + where % 112;
+  memcpy(buf + at, seq, len);
+  check(buf, sizeof buf);
+  check(buf, at + len);
+}
+
+/* Every byte pair; every lead byte from C0 on followed by every byte and
+ * third and fourth bytes at the boundaries of the continuation ranges. */
+static void exhaustive(void) {
+  static const uint8_t third[] = {0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff};
+  static const uint8_t fourth[] = {0x7f, 0x80, 0xbf, 0xc0};
+  unsigned where = 0;
+  for (unsigned a = 0; a < 256; a++)
+    for (unsigned b = 0; b < 256; b++) {
+      uint8_t seq[4] = {(uint8_t)a, (uint8_t)b};
+      check_seq(seq, 2, where++);
+      if (a < 0xc0) continue;
+      for (size_t c = 0; c < sizeof third; c++) {
+        seq[2] = third[c];
+        check_seq(seq, 3, where++);
+        if (a < 0xf0 || (third[c] & 0xc0) != 0x80) continue;
+        for (size_t d = 0; d < sizeof fourth; d++) {
+          seq[3] = fourth[d];
+          check_seq(seq, 4, where++);
+        }
+      }
+    }
 }
 
 static void random_text(void) {
@@ -101,9 +165,72 @@ static void random_text(void) {
   }
 }
 
+/* Random bytes, mostly from the ones where the rules change, in runs of
+ * 0-300. */
+static void random_bytes(void) {
+  static const uint8_t pool[] = {0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf,
+                                 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee,
+                                 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff};
+  uint32_t seed = 777;
+  for (int t = 0; t < 20000; t++) {
+    seed = seed * 1103515245u + 12345u;
+    uint8_t buf[300];
+    size_t n = (seed >> 8) % 301;
+    for (size_t k = 0; k < n; k++) {
+      seed = seed * 1103515245u + 12345u;
+      /* Mostly ASCII, so that some runs are valid. */
+      buf[k] = (seed >> 28) < 13 ? 'z' : pool[(seed >> 8) % sizeof pool];
+    }
+    check(buf, n);
+  }
+}
+
 int main(void) {
-  hand_picked();
-  random_text();
+  static const struct {
+    int impl;
+    const char *name;
+  } impls[] = {{PBC_RT_UTF8_GENERIC, "generic"},
+                {PBC_RT_UTF8_SSSE3, "ssse3"},
+                {PBC_RT_UTF8_AVX2, "avx2"}};
+  /* The first call picks the best validator the CPU runs. */
+  int best = PBC_RT_UTF8_GENERIC;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2")) best = PBC_RT_UTF8_AVX2;
+  else if (__builtin_cpu_supports("ssse3")) best = PBC_RT_UTF8_SSSE3;
+#endif
+  if (pbc_rt_utf8_current() != PBC_RT_UTF8_AUTO && pbc_rt_utf8_current() != best) {
+    printf("FAIL: validator %d picked before the first call\n", pbc_rt_utf8_current());
+    failures++;
+  }
+  check((const uint8_t *)"\xe2\x82\xac", 3);
+  if (pbc_rt_utf8_current() != best) {
+    printf("FAIL: the first call picked validator %d, not %d\n", pbc_rt_utf8_current(), best);
+    failures++;
+  }
+  printf("validators tested:");
+  for (size_t i = 0; i < sizeof impls / sizeof *impls; i++) {
+    if (!pbc_rt_utf8_use(impls[i].impl)) {
+      if (impls[i].impl == best) {
+        printf("FAIL: validator %s refused\n", impls[i].name);
+        failures++;
+      }
+      continue;
+    }
+    if (pbc_rt_utf8_current() != impls[i].impl) {
+      printf("FAIL: %s asked for, %d in use\n", impls[i].name, pbc_rt_utf8_current());
+      failures++;
+    }
+    printf(" %s", impls[i].name);
+    hand_picked();
+    exhaustive();
+    random_text();
+    random_bytes();
+  }
+  printf("\n");
+  if (!pbc_rt_utf8_use(PBC_RT_UTF8_AUTO) || pbc_rt_utf8_current() != best) {
+    printf("FAIL: pbc_rt_utf8_use(AUTO) did not pick validator %d\n", best);
+    failures++;
+  }
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
