@@ -140,6 +140,20 @@ CodeGen::create(const CodeGenOptions &options) {
   const Target *target = TargetRegistry::lookupTarget(resolved.triple, error);
   if (!target)
     return makeError("unknown target '" + resolved.triple + "': " + error);
+  if (resolved.cpu == "native") {
+    if (triple.getArch() != Triple(sys::getProcessTriple()).getArch())
+      return makeError("--mcpu=native names this machine's CPU; it cannot "
+                       "be used with --target=" + resolved.triple);
+    resolved.cpu = sys::getHostCPUName().str();
+  }
+  // LLVM only warns about an unknown CPU, then generates baseline code (or
+  // aborts for some names); a typo should be an error.
+  std::unique_ptr<MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(resolved.triple, "", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(resolved.cpu))
+    return makeError("unknown CPU '" + resolved.cpu + "' for target '" +
+                     resolved.triple + "' (e.g. --mcpu=" + baselineCpu(triple) +
+                     ", or native)");
   CodeGenOptLevel level = resolved.optLevel == 0   ? CodeGenOptLevel::None
                           : resolved.optLevel == 1 ? CodeGenOptLevel::Less
                           : resolved.optLevel == 2 ? CodeGenOptLevel::Default

@@ -57,13 +57,15 @@ def ProtoToWire : Pass<"proto-to-wire", "mlir::ModuleOp"> {
 def LowerSCF : Pass<"lower-scf"> {
   let summary = "Lower scf control flow to cf blocks, last op first";
   let description = [{
-    Applies MLIR's scf-to-cf patterns with the greedy driver, starting from
-    the last structured op of the function. Lowering an `scf.if` splits its
-    block, moving every op after it into the new block; going backwards,
-    only the ops up to the next (already lowered) structured op move.
-    `convert-scf-to-cf` goes forwards and records every moved op for
-    rollback, so a function with thousands of sequential `scf.if`s (a
-    message with thousands of fields) took gigabytes and quadratic time.
+    Applies MLIR's scf-to-cf patterns to `scf.if` and `scf.for` (what
+    proto-to-wire builds) with the greedy driver, starting from the last one
+    in the function. Lowering an `scf.if` splits its block, moving every op
+    after it into the new block; going backwards, only the ops up to the
+    next (already lowered) structured op move. `convert-scf-to-cf` goes
+    forwards and records every moved op for rollback, so a function with
+    thousands of sequential `scf.if`s (a message with thousands of fields)
+    took gigabytes and quadratic time. Other scf ops, whose patterns need
+    the conversion driver, are then converted the upstream way.
   }];
   let dependentDialects = ["mlir::cf::ControlFlowDialect"];
 }
