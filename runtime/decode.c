@@ -28,35 +28,57 @@ const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s) {
   return NULL;
 }
 
+/* 0 past the end: a fast path that read past a sub-message's end (see
+ * pbc_rt_read_limit) comes here with p > end, and that is truncated. */
 static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
-  return (size_t)(end - p);
+  return p < end ? (size_t)(end - p) : 0;
 }
 
-/* A varint of at most 8 bytes from one 8-byte load, without a branch per
- * byte: the length from the first byte without its continuation bit, then
- * the 7-bit groups packed together in three steps. NULL when the varint is
- * longer (values of 2^56 and up, negative int32/int64). */
-static const uint8_t *varint_from_word(const uint8_t *p, uint64_t *out) {
-  uint64_t w;
-  memcpy(&w, p, sizeof w);
-  uint64_t ends = ~w & 0x8080808080808080ull;
-  if (ends == 0) return NULL;
-  unsigned bits = (unsigned)__builtin_ctzll(ends) + 1; /* 8 * length */
-  uint64_t x = bits == 64 ? w : w & ((1ull << bits) - 1);
-  x &= 0x7f7f7f7f7f7f7f7full;
-  x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
-  x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
-  x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
-  *out = x;
-  return p + bits / 8;
+const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end) {
+  uintptr_t input_end = (uintptr_t)d->input_end;
+  uintptr_t room = input_end >= PBC_RT_READ_SLOP ? input_end - PBC_RT_READ_SLOP : 0;
+  return (uintptr_t)end < room ? end : (const uint8_t *)room;
 }
 
-const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
-                             const uint8_t *end, uint64_t *out) {
-  /* With ten bytes of input the word read cannot run past it; near the end,
-   * and for 9- and 10-byte varints, the byte loop. */
+/* The 7-bit groups of up to eight varint bytes (continuation bits
+ * cleared), packed together in three steps: each keeps the low half of a
+ * lane and moves the high half down over the gap. */
+static uint64_t pack_groups(uint64_t x) {
+  uint64_t lo = x & 0x007f007f007f007full;
+  x = lo | (x ^ lo) >> 1;
+  lo = x & 0x00003fff00003fffull;
+  x = lo | (x ^ lo) >> 2;
+  lo = x & 0x000000000fffffffull;
+  return lo | (x ^ lo) >> 4;
+}
+
+/* A varint of 9 or 10 bytes (values of 2^56 and up, negative int32/int64)
+ * whose first eight bytes are w. In the 10th byte only the low bit fits;
+ * libprotobuf drops the rest rather than rejecting the varint, and so do
+ * we. NULL when the 10th byte continues too (malformed). */
+static const uint8_t *varint_tail(const uint8_t *p, uint64_t w,
+                                  uint64_t *out) {
+  uint64_t x = pack_groups(w & 0x7f7f7f7f7f7f7f7full);
+  uint8_t b8 = p[8], b9 = p[9];
+  if (b8 < 0x80) {
+    *out = x | (uint64_t)b8 << 56;
+    return p + 9;
+  }
+  if (b9 >= 0x80) return NULL;
+  *out = x | (uint64_t)(b8 & 0x7f) << 56 | (uint64_t)b9 << 63;
+  return p + 10;
+}
+
+/* Varints of 9 and 10 bytes, those near the end of the input, and the
+ * errors: rare enough for a call of their own, which keeps pbc_rt_varint
+ * small enough to inline. */
+__attribute__((noinline)) static const uint8_t *
+varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
+            uint64_t *out) {
   if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
-    const uint8_t *next = varint_from_word(p, out);
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    const uint8_t *next = varint_tail(p, w, out);
     if (next != NULL) return next;
   }
   size_t avail = bytes_left(p, end);
@@ -64,8 +86,7 @@ const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
   uint64_t v = 0;
   for (size_t i = 0; i < n; i++) {
     uint8_t b = p[i];
-    /* In the 10th byte only the low bit fits; libprotobuf drops the rest
-     * rather than rejecting the varint, and so do we. */
+    /* In the 10th byte only the low bit fits (see varint_tail). */
     v |= (uint64_t)(b & 0x7f) << (7 * i);
     if (b < 0x80) {
       *out = v;
@@ -74,6 +95,24 @@ const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
   }
   if (n == MAX_VARINT_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
   return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+}
+
+const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
+                             const uint8_t *end, uint64_t *out) {
+  /* With ten bytes of input one 8-byte load cannot run past it: a varint
+   * of up to 8 bytes without a branch per byte. Its bytes are those up to
+   * the first without a continuation bit, which (ends ^ (ends - 1)) masks;
+   * pack_groups joins their 7-bit groups. */
+  if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    uint64_t ends = ~w & 0x8080808080808080ull;
+    if (ends != 0) {
+      *out = pack_groups(w & (ends ^ (ends - 1)) & 0x7f7f7f7f7f7f7f7full);
+      return p + ((unsigned)__builtin_ctzll(ends) >> 3) + 1;
+    }
+  }
+  return varint_slow(d, p, end, out);
 }
 
 const uint8_t *pbc_rt_tag(pbc_decoder *d, const uint8_t *p,

@@ -70,6 +70,15 @@ const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s);
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out);
 
+/* Bytes the generated decoders' fast paths may read from a position below
+ * pbc_rt_read_limit without a bounds check: a tag (5) and a varint (10). */
+#define PBC_RT_READ_SLOP 16
+
+/* min(end, the input's end - PBC_RT_READ_SLOP): below it a decoder reads a
+ * tag and a value with no bounds check, and checks once that it has not run
+ * past `end` (a read past it, in the input still, is then an error). */
+const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end);
+
 /* Reads a tag: a varint of at most 5 bytes whose value fits 32 bits
  * (MALFORMED_VARINT otherwise) with a non-zero field number
  * (BAD_FIELD_NUMBER otherwise). */
