@@ -35,9 +35,13 @@ static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
 }
 
 const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end) {
-  uintptr_t input_end = (uintptr_t)d->input_end;
-  uintptr_t room = input_end >= PBC_RT_READ_SLOP ? input_end - PBC_RT_READ_SLOP : 0;
-  return (uintptr_t)end < room ? end : (const uint8_t *)room;
+  return end < d->read_end ? end : d->read_end;
+}
+
+static void set_input(pbc_decoder *d, const uint8_t *buf, size_t len) {
+  d->input_begin = buf;
+  d->input_end = buf + len;
+  d->read_end = len >= PBC_RT_READ_SLOP ? buf + len - PBC_RT_READ_SLOP : buf;
 }
 
 /* The 7-bit groups of up to eight varint bytes (continuation bits
@@ -52,41 +56,18 @@ static uint64_t pack_groups(uint64_t x) {
   return lo | (x ^ lo) >> 4;
 }
 
-/* A varint of 9 or 10 bytes (values of 2^56 and up, negative int32/int64)
- * whose first eight bytes are w. In the 10th byte only the low bit fits;
- * libprotobuf drops the rest rather than rejecting the varint, and so do
- * we. NULL when the 10th byte continues too (malformed). */
-static const uint8_t *varint_tail(const uint8_t *p, uint64_t w,
-                                  uint64_t *out) {
-  uint64_t x = pack_groups(w & 0x7f7f7f7f7f7f7f7full);
-  uint8_t b8 = p[8], b9 = p[9];
-  if (b8 < 0x80) {
-    *out = x | (uint64_t)b8 << 56;
-    return p + 9;
-  }
-  if (b9 >= 0x80) return NULL;
-  *out = x | (uint64_t)(b8 & 0x7f) << 56 | (uint64_t)b9 << 63;
-  return p + 10;
-}
-
-/* Varints of 9 and 10 bytes, those near the end of the input, and the
- * errors: rare enough for a call of their own, which keeps pbc_rt_varint
- * small enough to inline. */
+/* Varints near the end of the input, and the errors: rare enough for a
+ * call of their own, which keeps pbc_rt_varint small enough to inline. */
 __attribute__((noinline)) static const uint8_t *
 varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
             uint64_t *out) {
-  if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    const uint8_t *next = varint_tail(p, w, out);
-    if (next != NULL) return next;
-  }
   size_t avail = bytes_left(p, end);
   size_t n = avail < MAX_VARINT_BYTES ? avail : MAX_VARINT_BYTES;
   uint64_t v = 0;
   for (size_t i = 0; i < n; i++) {
     uint8_t b = p[i];
-    /* In the 10th byte only the low bit fits (see varint_tail). */
+    /* In the 10th byte only the low bit fits; libprotobuf drops the rest
+     * rather than rejecting the varint, and so do we. */
     v |= (uint64_t)(b & 0x7f) << (7 * i);
     if (b < 0x80) {
       *out = v;
@@ -97,20 +78,47 @@ varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
   return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
 }
 
+/* A varint at p, which has ten bytes of input after it, from one 8-byte
+ * load: up to 8 bytes without a branch per byte. Its bytes are those up to
+ * the first without a continuation bit, which (ends ^ (ends - 1)) masks
+ * (all eight when they all continue); pack_groups joins their 7-bit groups.
+ * Bytes 9 and 10 (values of 2^56 and up, negative int32/int64) follow one
+ * at a time; in the 10th only the low bit fits (see varint_slow). NULL when
+ * all ten continue (malformed). */
+static inline const uint8_t *varint_from_word(const uint8_t *p, uint64_t *out) {
+  uint64_t w;
+  memcpy(&w, p, sizeof w);
+  uint64_t ends = ~w & 0x8080808080808080ull;
+  uint64_t x = pack_groups(w & (ends ^ (ends - 1)) & 0x7f7f7f7f7f7f7f7full);
+  if (ends != 0) {
+    *out = x;
+    return p + ((unsigned)__builtin_ctzll(ends) >> 3) + 1;
+  }
+  uint8_t b8 = p[8];
+  if (b8 < 0x80) {
+    *out = x | (uint64_t)b8 << 56;
+    return p + 9;
+  }
+  uint8_t b9 = p[9];
+  if (b9 < 0x80) {
+    *out = x | (uint64_t)(b8 & 0x7f) << 56 | (uint64_t)b9 << 63;
+    return p + 10;
+  }
+  return NULL;
+}
+
+const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
+                                       const uint8_t *end, uint64_t *out) {
+  const uint8_t *next = varint_from_word(p, out);
+  return next != NULL ? next : varint_slow(d, p, end, out);
+}
+
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out) {
-  /* With ten bytes of input one 8-byte load cannot run past it: a varint
-   * of up to 8 bytes without a branch per byte. Its bytes are those up to
-   * the first without a continuation bit, which (ends ^ (ends - 1)) masks;
-   * pack_groups joins their 7-bit groups. */
+  /* With ten bytes of input the word read cannot run past it. */
   if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    uint64_t ends = ~w & 0x8080808080808080ull;
-    if (ends != 0) {
-      *out = pack_groups(w & (ends ^ (ends - 1)) & 0x7f7f7f7f7f7f7f7full);
-      return p + ((unsigned)__builtin_ctzll(ends) >> 3) + 1;
-    }
+    const uint8_t *next = varint_from_word(p, out);
+    if (next != NULL) return next;
   }
   return varint_slow(d, p, end, out);
 }
@@ -301,15 +309,15 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
   if (buf == NULL && len == 0) buf = empty;
   uint32_t max_depth = PBC_DEFAULT_MAX_DEPTH;
   if (options && options->max_depth) max_depth = options->max_depth;
-  pbc_decoder d = {arena, 0, max_depth, PBC_OK, buf, buf + len};
+  pbc_decoder d = {arena, 0, max_depth, PBC_OK, NULL, NULL, NULL};
+  set_input(&d, buf, len);
   init(m);
   if (options && options->copy_input && len > 0) {
     uint8_t *copy = allocated_or_fail(&d, pbc_arena_alloc(arena, len), len);
     if (copy == NULL) return d.status;
     memcpy(copy, buf, len);
     buf = copy;
-    d.input_begin = buf;
-    d.input_end = buf + len;
+    set_input(&d, buf, len);
   }
   if (decode(m, buf, buf + len, &d, 0) != NULL) {
     if (options && options->allow_missing_required) return PBC_OK;
@@ -345,6 +353,9 @@ size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {
     uint64_t last = (~w & 0x8080808080808080ull) >> 7;
     n += (last * 0x0101010101010101ull) >> 56;
   }
+  /* At most 7 bytes: vectorized, this loop's constants would sit in vector
+   * registers across the whole decoder it inlines into. */
+#pragma clang loop vectorize(disable) interleave(disable)
   for (; p < end; p++) n += *p < 0x80;
   return n;
 }

@@ -315,8 +315,10 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
                               ValueRange());
 
     rw.setInsertionPointToStart(slow);
-    Value next = e.callRuntime(op, isTag ? "pbc_rt_tag" : "pbc_rt_varint",
-                               e.ptrTy, {dec, pos, end, out});
+    StringRef callee = isTag       ? "pbc_rt_tag"
+                       : unchecked ? "pbc_rt_varint_unchecked"
+                                   : "pbc_rt_varint";
+    Value next = e.callRuntime(op, callee, e.ptrTy, {dec, pos, end, out});
     Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
     rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);
 

@@ -146,7 +146,7 @@ llvm.func @read_limit(%d: !llvm.ptr, %end: !llvm.ptr) -> !llvm.ptr {
 // CHECK-NOT: llvm.icmp "sgt"
 // CHECK: llvm.load %{{.*}} : !llvm.ptr -> i8
 // CHECK: llvm.getelementptr inbounds %arg1[2]
-// CHECK: llvm.call @pbc_rt_varint(%arg0, %arg1, %arg2, %{{.*}})
+// CHECK: llvm.call @pbc_rt_varint_unchecked(%arg0, %arg1, %arg2, %{{.*}})
 llvm.func @get_varint_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
   %next, %v = wire.get_varint %d, %p, %end unchecked
   llvm.return %v : i64
@@ -169,7 +169,7 @@ llvm.func @get_varint_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -
 // CHECK-NEXT: %[[FITS:.*]] = llvm.icmp "sle" %[[LEN]], %[[AVAIL]] : i64
 // CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]](%[[NEXT]], %[[LEN]] : !llvm.ptr, i64), ^[[BAD:bb[0-9]+]](
 // CHECK: ^[[GENERAL]]:
-// CHECK: llvm.call @pbc_rt_varint(
+// CHECK: llvm.call @pbc_rt_varint_unchecked(
 // CHECK: ^[[BAD]](%[[CODE:.*]]: i32):
 // CHECK-NEXT: llvm.call @pbc_rt_fail(%arg0, %[[CODE]])
 llvm.func @get_length_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
