@@ -28,37 +28,39 @@ const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s) {
   return NULL;
 }
 
+/* 0 past the end: a fast path that read past a sub-message's end (see
+ * pbc_rt_read_limit) comes here with p > end, and that is truncated. */
 static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
-  return (size_t)(end - p);
+  return p < end ? (size_t)(end - p) : 0;
 }
 
-/* A varint of at most 8 bytes from one 8-byte load, without a branch per
- * byte: the length from the first byte without its continuation bit, then
- * the 7-bit groups packed together in three steps. NULL when the varint is
- * longer (values of 2^56 and up, negative int32/int64). */
-static const uint8_t *varint_from_word(const uint8_t *p, uint64_t *out) {
-  uint64_t w;
-  memcpy(&w, p, sizeof w);
-  uint64_t ends = ~w & 0x8080808080808080ull;
-  if (ends == 0) return NULL;
-  unsigned bits = (unsigned)__builtin_ctzll(ends) + 1; /* 8 * length */
-  uint64_t x = bits == 64 ? w : w & ((1ull << bits) - 1);
-  x &= 0x7f7f7f7f7f7f7f7full;
-  x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
-  x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
-  x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
-  *out = x;
-  return p + bits / 8;
+const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end) {
+  return end < d->read_end ? end : d->read_end;
 }
 
-const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
-                             const uint8_t *end, uint64_t *out) {
-  /* With ten bytes of input the word read cannot run past it; near the end,
-   * and for 9- and 10-byte varints, the byte loop. */
-  if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
-    const uint8_t *next = varint_from_word(p, out);
-    if (next != NULL) return next;
-  }
+static void set_input(pbc_decoder *d, const uint8_t *buf, size_t len) {
+  d->input_begin = buf;
+  d->input_end = buf + len;
+  d->read_end = len >= PBC_RT_READ_SLOP ? buf + len - PBC_RT_READ_SLOP : buf;
+}
+
+/* The 7-bit groups of up to eight varint bytes (continuation bits
+ * cleared), packed together in three steps: each keeps the low half of a
+ * lane and moves the high half down over the gap. */
+static uint64_t pack_groups(uint64_t x) {
+  uint64_t lo = x & 0x007f007f007f007full;
+  x = lo | (x ^ lo) >> 1;
+  lo = x & 0x00003fff00003fffull;
+  x = lo | (x ^ lo) >> 2;
+  lo = x & 0x000000000fffffffull;
+  return lo | (x ^ lo) >> 4;
+}
+
+/* Varints near the end of the input, and the errors: rare enough for a
+ * call of their own, which keeps pbc_rt_varint small enough to inline. */
+__attribute__((noinline)) static const uint8_t *
+varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
+            uint64_t *out) {
   size_t avail = bytes_left(p, end);
   size_t n = avail < MAX_VARINT_BYTES ? avail : MAX_VARINT_BYTES;
   uint64_t v = 0;
@@ -74,6 +76,51 @@ const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
   }
   if (n == MAX_VARINT_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
   return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+}
+
+/* A varint at p, which has ten bytes of input after it, from one 8-byte
+ * load: up to 8 bytes without a branch per byte. Its bytes are those up to
+ * the first without a continuation bit, which (ends ^ (ends - 1)) masks
+ * (all eight when they all continue); pack_groups joins their 7-bit groups.
+ * Bytes 9 and 10 (values of 2^56 and up, negative int32/int64) follow one
+ * at a time; in the 10th only the low bit fits (see varint_slow). NULL when
+ * all ten continue (malformed). */
+static inline const uint8_t *varint_from_word(const uint8_t *p, uint64_t *out) {
+  uint64_t w;
+  memcpy(&w, p, sizeof w);
+  uint64_t ends = ~w & 0x8080808080808080ull;
+  uint64_t x = pack_groups(w & (ends ^ (ends - 1)) & 0x7f7f7f7f7f7f7f7full);
+  if (ends != 0) {
+    *out = x;
+    return p + ((unsigned)__builtin_ctzll(ends) >> 3) + 1;
+  }
+  uint8_t b8 = p[8];
+  if (b8 < 0x80) {
+    *out = x | (uint64_t)b8 << 56;
+    return p + 9;
+  }
+  uint8_t b9 = p[9];
+  if (b9 < 0x80) {
+    *out = x | (uint64_t)(b8 & 0x7f) << 56 | (uint64_t)b9 << 63;
+    return p + 10;
+  }
+  return NULL;
+}
+
+const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
+                                       const uint8_t *end, uint64_t *out) {
+  const uint8_t *next = varint_from_word(p, out);
+  return next != NULL ? next : varint_slow(d, p, end, out);
+}
+
+const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
+                             const uint8_t *end, uint64_t *out) {
+  /* With ten bytes of input the word read cannot run past it. */
+  if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
+    const uint8_t *next = varint_from_word(p, out);
+    if (next != NULL) return next;
+  }
+  return varint_slow(d, p, end, out);
 }
 
 const uint8_t *pbc_rt_tag(pbc_decoder *d, const uint8_t *p,
@@ -262,15 +309,15 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
   if (buf == NULL && len == 0) buf = empty;
   uint32_t max_depth = PBC_DEFAULT_MAX_DEPTH;
   if (options && options->max_depth) max_depth = options->max_depth;
-  pbc_decoder d = {arena, 0, max_depth, PBC_OK, buf, buf + len};
+  pbc_decoder d = {arena, 0, max_depth, PBC_OK, NULL, NULL, NULL};
+  set_input(&d, buf, len);
   init(m);
   if (options && options->copy_input && len > 0) {
     uint8_t *copy = allocated_or_fail(&d, pbc_arena_alloc(arena, len), len);
     if (copy == NULL) return d.status;
     memcpy(copy, buf, len);
     buf = copy;
-    d.input_begin = buf;
-    d.input_end = buf + len;
+    set_input(&d, buf, len);
   }
   if (decode(m, buf, buf + len, &d, 0) != NULL) {
     if (options && options->allow_missing_required) return PBC_OK;
@@ -306,6 +353,9 @@ size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {
     uint64_t last = (~w & 0x8080808080808080ull) >> 7;
     n += (last * 0x0101010101010101ull) >> 56;
   }
+  /* At most 7 bytes: vectorized, this loop's constants would sit in vector
+   * registers across the whole decoder it inlines into. */
+#pragma clang loop vectorize(disable) interleave(disable)
   for (; p < end; p++) n += *p < 0x80;
   return n;
 }

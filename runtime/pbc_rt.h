@@ -13,6 +13,10 @@
 extern "C" {
 #endif
 
+/* Bytes the generated decoders' fast paths may read from a position below
+ * pbc_rt_read_limit without a bounds check: a tag (5) and a varint (10). */
+#define PBC_RT_READ_SLOP 16
+
 /* Decoding state shared by all generated decoders of one decode call. */
 typedef struct pbc_decoder {
   pbc_arena *arena;
@@ -20,6 +24,9 @@ typedef struct pbc_decoder {
   uint32_t max_depth;
   pbc_status status;  /* the first error, PBC_OK while none */
   const uint8_t *input_begin, *input_end; /* the whole input */
+  /* input_end - PBC_RT_READ_SLOP (input_begin for a shorter input, NULL
+   * for no input): see pbc_rt_read_limit. */
+  const uint8_t *read_end;
 } pbc_decoder;
 
 /* Generated per message T:
@@ -69,6 +76,17 @@ const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s);
  * one-byte case and calls this for the rest. */
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out);
+
+/* min(end, the input's end - PBC_RT_READ_SLOP): below it a decoder reads a
+ * tag and a value with no bounds check, and checks once that it has not run
+ * past `end` (a read past it, in the input still, is then an error). */
+const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end);
+
+/* pbc_rt_varint for a position below pbc_rt_read_limit (see there): the
+ * word read needs no bounds check. A varint that runs past `end` is read
+ * all the same; the caller rejects the position past `end`. */
+const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
+                                       const uint8_t *end, uint64_t *out);
 
 /* Reads a tag: a varint of at most 5 bytes whose value fits 32 bits
  * (MALFORMED_VARINT otherwise) with a non-zero field number

@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cmath>
+#include <map>
 
 namespace pbc {
 #define GEN_PASS_DEF_PROTOTOWIRE
@@ -109,6 +110,11 @@ public:
     SmallVector<MessageOp> messages(module.getOps<MessageOp>());
     for (MessageOp m : messages)
       symbols[m.getSymName()] = m;
+    for (MessageOp m : messages)
+      for (FieldOp field : m.getFields())
+        if (field.getType() == FieldType::Group)
+          groupNumbers[field.getTypeNameAttr().getValue()].push_back(
+              field.getNumber());
     for (EnumOp e : module.getOps<EnumOp>())
       enums[e.getSymName()] = e;
     for (MessageOp m : messages)
@@ -141,6 +147,8 @@ private:
   llvm::StringMap<MessageOp> symbols;
   llvm::StringMap<EnumOp> enums;
   llvm::StringMap<LLVM::LLVMFuncOp> funcs;
+  /// Per message, the numbers of the group fields that hold it.
+  llvm::StringMap<SmallVector<uint32_t, 1>> groupNumbers;
 
   bool generates(MessageOp m) {
     return files.empty() || files.contains(m.getFile());
@@ -1253,14 +1261,20 @@ private:
   struct DecoderState {
     MessageOp message;
     Value msg, end, dec, group;
+    Value limit;    // wire.read_limit: below it, reads need no bounds check
     Value tagStart; // position of the tag just read
     Block *loop;    // ^loop(%pos): read the next tag or finish
+    Block *fastTag; // ^fastTag(%pos): %pos < limit, switch on its first byte
     Block *fail;    // return null (the status is already recorded)
     Block *ret;     // ^ret(%pos): return %pos
     Value afterTag; // position after the tag just read
     Value tag;
+    /// The handler being built's second entry, taken when its position is
+    /// known to be below `limit` (see splitRead).
+    Block *fastEntry = nullptr;
     /// Per field, in field-number order: the tag it usually arrives with and
-    /// the handler for it, which takes (tag start, position after the tag).
+    /// its handler's fast entry, which takes (tag start, position after the
+    /// tag) below `limit`.
     SmallVector<FieldOp> order;
     llvm::DenseMap<Operation *, std::pair<uint32_t, Block *>> expected;
   };
@@ -1292,8 +1306,9 @@ private:
   /// The in-order parse chain. Fields usually arrive in field-number order
   /// and repeated ones in runs, so after `field` the decoder first checks
   /// for the tag of `field` again (repeated) and then for the tag of the
-  /// next field, and jumps straight to its handler; only a miss goes back
-  /// through the loop's tag switch.
+  /// next field, and jumps straight to its handler's fast entry; a miss
+  /// goes to the loop's switch on the first byte. One comparison with the
+  /// read limit covers the tag compares and the next handler's value.
   void continueAfter(DecoderState &s, FieldOp field, Value pos) {
     SmallVector<FieldOp, 2> candidates;
     if (field.isRepeated())
@@ -1301,19 +1316,84 @@ private:
     auto it = llvm::find(s.order, field);
     if (std::next(it) != s.order.end())
       candidates.push_back(*std::next(it));
+    if (candidates.empty()) {
+      continueAt(s, pos);
+      return;
+    }
     Region &body = *b.getBlock()->getParent();
+    Block *chain = newBlock(body);
+    b.create<LLVM::CondBrOp>(loc, belowLimit(s, pos), chain, ValueRange(),
+                             s.loop, ValueRange{pos});
+    b.setInsertionPointToStart(chain);
     for (FieldOp next : candidates) {
       auto [tag, handler] = s.expected.lookup(next.getOperation());
       std::string bytes = varintBytes(tag);
-      Value hit = b.create<wire::ExpectTagOp>(loc, pos, s.end,
-                                              b.getStringAttr(bytes));
+      auto hit = b.create<wire::ExpectTagOp>(loc, pos, s.end,
+                                             b.getStringAttr(bytes));
+      hit.setUnchecked(true);
       Block *miss = newBlock(body);
       Value afterTag = offsetPtr(pos, int64_t(bytes.size()));
       b.create<LLVM::CondBrOp>(loc, hit, handler, ValueRange{pos, afterTag},
                                miss, ValueRange());
       b.setInsertionPointToStart(miss);
     }
-    continueAt(s, pos);
+    b.create<LLVM::BrOp>(loc, ValueRange{pos}, s.fastTag);
+  }
+
+  Value belowLimit(DecoderState &s, Value pos) {
+    return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, pos, s.limit);
+  }
+
+  /// A hoisted bounds check. A handler's value is read at its fast entry
+  /// with no bounds check (`unchecked`): the chain and the first-byte
+  /// switch jump there only from below the read limit. Entered through the
+  /// full tag switch instead, the handler compares its position with the
+  /// limit once and reads with the checks only near the end of the input.
+  /// `read(pos, unchecked)` builds the read; both forms meet in one block,
+  /// whose arguments (after the tag start, now s.tagStart) are returned.
+  SmallVector<Value>
+  splitRead(DecoderState &s,
+            function_ref<SmallVector<Value>(Value, bool)> read) {
+    Region &body = *b.getBlock()->getParent();
+    Block *fast = s.fastEntry;
+    Block *slow = newBlock(body);
+    Value tagStart = s.tagStart, afterTag = s.afterTag;
+    b.create<LLVM::CondBrOp>(loc, belowLimit(s, afterTag), fast,
+                             ValueRange{tagStart, afterTag}, slow,
+                             ValueRange());
+    b.setInsertionPointToStart(fast);
+    SmallVector<Value> fastValues = read(fast->getArgument(1), true);
+    Block *fastEnd = b.getBlock();
+    b.setInsertionPointToStart(slow);
+    SmallVector<Value> slowValues = read(afterTag, false);
+    Block *slowEnd = b.getBlock();
+
+    Block *join = newBlock(body);
+    join->addArgument(ptrTy, loc);
+    for (Value v : fastValues)
+      join->addArgument(v.getType(), loc);
+    SmallVector<Value> args{fast->getArgument(0)};
+    args.append(fastValues);
+    b.setInsertionPointToEnd(fastEnd);
+    b.create<LLVM::BrOp>(loc, args, join);
+    args.assign({tagStart});
+    args.append(slowValues);
+    b.setInsertionPointToEnd(slowEnd);
+    b.create<LLVM::BrOp>(loc, args, join);
+    b.setInsertionPointToStart(join);
+    s.tagStart = join->getArgument(0);
+    s.afterTag = Value(); // does not dominate the join
+    return SmallVector<Value>(join->getArguments().drop_front());
+  }
+
+  /// A length at the handler's position, checked against the input.
+  SmallVector<Value> splitLength(DecoderState &s) {
+    return splitRead(s, [&](Value pos, bool unchecked) -> SmallVector<Value> {
+      auto len = b.create<wire::GetLengthOp>(loc, s.dec, pos, s.end);
+      len.setUnchecked(unchecked);
+      checkNotNull(s, len.getNext());
+      return {len.getNext(), len.getLength()};
+    });
   }
 
   Block *newBlock(Region &region) {
@@ -1331,8 +1411,11 @@ private:
     s.end = entry->getArgument(2);
     s.dec = entry->getArgument(3);
     s.group = entry->getArgument(4);
+    s.limit = b.create<wire::ReadLimitOp>(loc, s.dec, s.end);
     s.loop = newBlock(body);
     s.loop->addArgument(ptrTy, loc);
+    s.fastTag = newBlock(body);
+    s.fastTag->addArgument(ptrTy, loc);
     s.fail = newBlock(body);
     s.ret = newBlock(body);
     s.ret->addArgument(ptrTy, loc);
@@ -1343,33 +1426,46 @@ private:
     b.setInsertionPointToStart(s.ret);
     b.create<LLVM::ReturnOp>(loc, s.ret->getArgument(0));
 
-    // ^loop: at the end of the input a message is complete; a group is not.
+    // ^loop: below the read limit, the switch on the first byte; else the
+    // end of the input or the tag read with bounds checks.
     Value pos = s.loop->getArgument(0);
     b.setInsertionPointToStart(s.loop);
+    Block *checkEnd = newBlock(body);
     Block *atEnd = newBlock(body);
     Block *readTag = newBlock(body);
+    readTag->addArgument(ptrTy, loc);
+    b.create<LLVM::CondBrOp>(loc, belowLimit(s, pos), s.fastTag,
+                             ValueRange{pos}, checkEnd, ValueRange());
+    b.setInsertionPointToStart(checkEnd);
     Value done = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos,
                                         s.end);
-    b.create<LLVM::CondBrOp>(loc, done, atEnd, readTag);
+    b.create<LLVM::CondBrOp>(loc, done, atEnd, ValueRange(), readTag,
+                             ValueRange{pos});
+    // At the end of the input a message is complete; a group is not. Past
+    // it, a fast path read a value that ran over the end: truncated.
     b.setInsertionPointToStart(atEnd);
+    Value exact = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, pos,
+                                         s.end);
     Value inGroup = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                             s.group, cst(i32, 0));
-    checkOr(s, inGroup, PBC_ERR_TRUNCATED);
+    checkOr(s, b.create<arith::AndIOp>(loc, exact, inGroup),
+            PBC_ERR_TRUNCATED);
     b.create<LLVM::BrOp>(loc, ValueRange{pos}, s.ret);
 
     b.setInsertionPointToStart(readTag);
-    s.tagStart = pos;
-    auto tagOp = b.create<wire::GetTagOp>(loc, s.dec, pos, s.end);
+    s.tagStart = readTag->getArgument(0);
+    auto tagOp = b.create<wire::GetTagOp>(loc, s.dec, s.tagStart, s.end);
     s.afterTag = tagOp.getNext();
     s.tag = tagOp.getTag();
     checkNotNull(s, s.afterTag);
     Block *dispatch = b.getBlock();
 
     // Every handler block exists before any is filled: the parse chain of
-    // one field jumps into another's.
+    // one field jumps into another's. Each handler has two entries: one
+    // from the full tag switch, one (fast) from below the read limit.
     Value dispatchTagStart = s.tagStart, dispatchAfterTag = s.afterTag;
     SmallVector<int32_t> caseTags;
-    SmallVector<Block *> caseBlocks;
+    SmallVector<Block *> caseBlocks, fastBlocks;
     SmallVector<Handler> handlers;
     s.order = m.getFields();
     llvm::sort(s.order, [](FieldOp a, FieldOp b) {
@@ -1382,18 +1478,29 @@ private:
       for (auto [tag, handler] : fieldHandlers(field)) {
         Block *block = newBlock(body);
         block->addArguments({ptrTy, ptrTy}, {loc, loc});
+        Block *fast = newBlock(body);
+        fast->addArguments({ptrTy, ptrTy}, {loc, loc});
         caseTags.push_back(static_cast<int32_t>(tag));
         caseBlocks.push_back(block);
+        fastBlocks.push_back(fast);
         handlers.push_back(handler);
         if (tag == usual)
-          s.expected[field.getOperation()] = {tag, block};
+          s.expected[field.getOperation()] = {tag, fast};
       }
     }
-    for (auto [block, handler] : llvm::zip(caseBlocks, handlers)) {
+    for (auto [block, fast, handler] :
+         llvm::zip(caseBlocks, fastBlocks, handlers)) {
       b.setInsertionPointToStart(block);
       s.tagStart = block->getArgument(0);
       s.afterTag = block->getArgument(1);
+      s.fastEntry = fast;
       handler(s);
+      // A handler that reads nothing before its code (a group) has one
+      // entry.
+      if (fast->empty()) {
+        b.setInsertionPointToStart(fast);
+        b.create<LLVM::BrOp>(loc, fast->getArguments(), block);
+      }
     }
     s.tagStart = dispatchTagStart;
     s.afterTag = dispatchAfterTag;
@@ -1405,8 +1512,80 @@ private:
     b.create<LLVM::SwitchOp>(loc, s.tag, unknown, ValueRange(), caseTags,
                              caseBlocks, caseOperands);
 
+    buildFirstByteSwitch(s, m, caseTags, fastBlocks, readTag);
+
     b.setInsertionPointToStart(unknown);
     buildUnknownField(s, body);
+  }
+
+  /// ^fastTag(%pos): one load and one switch on the first byte, whose
+  /// one-byte tags go to the handlers' fast entries, and the END_GROUP of
+  /// a group straight to the return; the first byte of a two-byte tag
+  /// leads to a switch on the second. Other bytes (longer tags, unknown
+  /// fields, errors) go to the full tag read. Below the read limit both
+  /// bytes are in memory; a tag that would run past the end of the
+  /// message is a malformed message, which the loop rejects when the
+  /// position ends up past it.
+  void buildFirstByteSwitch(DecoderState &s, MessageOp m,
+                            ArrayRef<int32_t> tags, ArrayRef<Block *> blocks,
+                            Block *readTag) {
+    Region &body = *s.fastTag->getParent();
+    Value pos = s.fastTag->getArgument(0);
+    b.setInsertionPointToStart(s.fastTag);
+    Value afterTag = offsetPtr(pos, 1);
+    SmallVector<int32_t> caseTags;
+    SmallVector<Block *> caseBlocks;
+    SmallVector<SmallVector<Value>> operands;
+    std::map<int32_t, std::pair<SmallVector<int32_t>, SmallVector<Block *>>>
+        byFirstByte;
+    for (auto [tag, block] : llvm::zip(tags, blocks)) {
+      if (tag < 0x80) {
+        caseTags.push_back(tag);
+        caseBlocks.push_back(block);
+        operands.push_back({pos, afterTag});
+      } else if (tag < 0x4000) {
+        auto &[seconds, targets] = byFirstByte[0x80 | (tag & 0x7f)];
+        seconds.push_back(tag >> 7);
+        targets.push_back(block);
+      }
+    }
+    for (auto &[first, cases] : byFirstByte) {
+      OpBuilder::InsertionGuard guard(b);
+      Block *second = newBlock(body);
+      b.setInsertionPointToStart(second);
+      SmallVector<Value> positions{pos, offsetPtr(pos, 2)};
+      Value byte = b.create<arith::ExtUIOp>(loc, i32, load(i8, afterTag));
+      SmallVector<ValueRange> secondOperands(cases.first.size(), positions);
+      b.create<LLVM::SwitchOp>(loc, byte, readTag, ValueRange{pos},
+                               cases.first, cases.second, secondOperands);
+      caseTags.push_back(first);
+      caseBlocks.push_back(second);
+      operands.push_back({});
+    }
+    for (uint32_t number : groupNumbers.lookup(m.getSymName())) {
+      uint32_t tag = (number << 3) | kEndGroupWire;
+      if (tag >= 0x80 || llvm::is_contained(caseTags, int32_t(tag)))
+        continue;
+      OpBuilder::InsertionGuard guard(b);
+      Block *end = newBlock(body);
+      b.setInsertionPointToStart(end);
+      Value mine = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                           s.group, cst(i32, number));
+      b.create<LLVM::CondBrOp>(loc, mine, s.ret, ValueRange{afterTag},
+                               readTag, ValueRange{pos});
+      caseTags.push_back(int32_t(tag));
+      caseBlocks.push_back(end);
+      operands.push_back({});
+    }
+    // A switch with no cases trips MLIR's translation to LLVM IR.
+    if (caseTags.empty()) {
+      b.create<LLVM::BrOp>(loc, ValueRange{pos}, readTag);
+      return;
+    }
+    Value byte = b.create<arith::ExtUIOp>(loc, i32, load(i8, pos));
+    SmallVector<ValueRange> caseOperands(operands.begin(), operands.end());
+    b.create<LLVM::SwitchOp>(loc, byte, readTag, ValueRange{pos}, caseTags,
+                             caseBlocks, caseOperands);
   }
 
   /// An END_GROUP ends the group being decoded if the numbers match; any
@@ -1483,14 +1662,18 @@ private:
   struct Scalar {
     Value next, value, raw;
   };
-  Scalar getScalar(DecoderState &s, FieldType type, Value pos, Value end) {
+  Scalar getScalar(DecoderState &s, FieldType type, Value pos, Value end,
+                   bool unchecked = false) {
     if (fixedWidth(type)) {
       auto op = b.create<wire::GetFixedOp>(loc, ptrTy, storageType(type),
                                            s.dec, pos, end);
-      checkNotNull(s, op.getNext());
+      op.setUnchecked(unchecked);
+      if (!unchecked)
+        checkNotNull(s, op.getNext());
       return {op.getNext(), op.getValue(), Value()};
     }
     auto op = b.create<wire::GetVarintOp>(loc, s.dec, pos, end);
+    op.setUnchecked(unchecked);
     checkNotNull(s, op.getNext());
     return {op.getNext(), fromVarint(type, op.getValue()), op.getValue()};
   }
@@ -1585,7 +1768,14 @@ private:
   }
 
   void readScalar(DecoderState &s, FieldOp field) {
-    auto [next, v, raw] = getScalar(s, field.getType(), s.afterTag, s.end);
+    SmallVector<Value> read =
+        splitRead(s, [&](Value pos, bool unchecked) -> SmallVector<Value> {
+          Scalar r = getScalar(s, field.getType(), pos, s.end, unchecked);
+          if (r.raw)
+            return {r.next, r.value, r.raw};
+          return {r.next, r.value};
+        });
+    Value next = read[0], v = read[1];
     keepOnlyKnownEnum(s, field, v, Value(), s.loop, next);
     if (field.isRepeated())
       store(v, appendElements(s, field, cst(i64, 1)));
@@ -1598,22 +1788,21 @@ private:
   /// says about packing).
   void readPacked(DecoderState &s, FieldOp field) {
     FieldType type = field.getType();
-    auto len = b.create<wire::GetLengthOp>(loc, s.dec, s.afterTag, s.end);
-    checkNotNull(s, len.getNext());
-    Value start = len.getNext();
-    Value runEnd = offsetPtr(start, len.getLength());
+    SmallVector<Value> lenRead = splitLength(s);
+    Value start = lenRead[0], length = lenRead[1];
+    Value runEnd = offsetPtr(start, length);
 
     if (int64_t w = fixedWidth(type)) {
       // Fixed-width values are already in memory order (little-endian
       // targets): one copy.
-      Value rem = b.create<arith::RemUIOp>(loc, len.getLength(), cst(i64, w));
+      Value rem = b.create<arith::RemUIOp>(loc, length, cst(i64, w));
       checkOr(s,
               b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
                                       cst(i64, 0)),
               PBC_ERR_BAD_LENGTH);
-      Value count = b.create<arith::DivUIOp>(loc, len.getLength(), cst(i64, w));
+      Value count = b.create<arith::DivUIOp>(loc, length, cst(i64, w));
       Value dst = appendElements(s, field, count);
-      b.create<LLVM::MemcpyOp>(loc, dst, start, len.getLength(),
+      b.create<LLVM::MemcpyOp>(loc, dst, start, length,
                                /*isVolatile=*/false);
       continueAfter(s, field, runEnd);
       return;
@@ -1623,6 +1812,7 @@ private:
     // element), then a loop that only stores. The size is set after the
     // run, from the last element written: a closed enum's unknown values
     // take no element, and a malformed run leaves the old size.
+    int64_t esize = elementSize(field);
     Value count = b.create<wire::CountVarintsOp>(loc, start, runEnd);
     Reserved room = reserveElements(s, field, count);
     Region &body = *b.getBlock()->getParent();
@@ -1631,15 +1821,34 @@ private:
     element->addArgument(ptrTy, loc);
     Block *read = newBlock(body);
     Block *exit = newBlock(body);
+    // Up to 10 bytes before the run's end no varint can cross it: there
+    // the loop reads with no bounds check.
+    Block *readFast = newBlock(body);
+    Block *checkEnd = newBlock(body);
+    Value slack = b.create<arith::MaxUIOp>(loc, length, cst(i64, 10));
+    Value fastEnd = offsetPtr(
+        start, b.create<arith::SubIOp>(loc, slack, cst(i64, 10)));
     b.create<LLVM::BrOp>(loc, ValueRange{start, room.end}, element);
 
     b.setInsertionPointToStart(element);
     Value pos = element->getArgument(0), out = element->getArgument(1);
+    Value fast = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, pos,
+                                        fastEnd);
+    b.create<LLVM::CondBrOp>(loc, fast, readFast, checkEnd);
+    b.setInsertionPointToStart(checkEnd);
     Value done = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos,
                                         runEnd);
     b.create<LLVM::CondBrOp>(loc, done, exit, read);
+
+    b.setInsertionPointToStart(readFast);
+    {
+      auto [next, v, raw] = getScalar(s, type, pos, runEnd, /*unchecked=*/true);
+      keepOnlyKnownEnum(s, field, v, raw, element, next, out);
+      store(v, out);
+      b.create<LLVM::BrOp>(loc, ValueRange{next, offsetPtr(out, esize)},
+                           element);
+    }
     b.setInsertionPointToStart(exit);
-    int64_t esize = elementSize(field);
     Value size = b.create<arith::DivUIOp>(loc, ptrDiff(out, room.array),
                                           cst(i64, esize));
     store(size, room.sizeAddr);
@@ -1653,10 +1862,8 @@ private:
   }
 
   void readString(DecoderState &s, FieldOp field) {
-    auto len = b.create<wire::GetLengthOp>(loc, s.dec, s.afterTag, s.end);
-    checkNotNull(s, len.getNext());
-    Value data = len.getNext();
-    Value size = len.getLength();
+    SmallVector<Value> lenRead = splitLength(s);
+    Value data = lenRead[0], size = lenRead[1];
     if (field.getUtf8())
       checkOr(s, b.create<wire::Utf8ValidOp>(loc, data, size), PBC_ERR_INVALID_UTF8);
     Value addr = field.isRepeated() ? appendElements(s, field, cst(i64, 1))
@@ -1701,10 +1908,9 @@ private:
     bool group = field.getType() == FieldType::Group;
     Value start = s.afterTag, end = s.end;
     if (!group) {
-      auto len = b.create<wire::GetLengthOp>(loc, s.dec, s.afterTag, s.end);
-      checkNotNull(s, len.getNext());
-      start = len.getNext();
-      end = offsetPtr(start, len.getLength());
+      SmallVector<Value> lenRead = splitLength(s);
+      start = lenRead[0];
+      end = offsetPtr(start, lenRead[1]);
     }
     Value target;
     if (field.isRepeated()) {

@@ -42,6 +42,13 @@ struct Emitter {
                                   ArrayRef<LLVM::GEPArg>{bytes});
   }
   Value gep(Value base, int64_t bytes) { return gep(base, cst(i64, bytes)); }
+  /// A position past one just read: inbounds, so LLVM knows it is not null
+  /// and drops the decoders' null checks on the inline paths.
+  Value advance(Value pos, int32_t bytes) {
+    return rw.create<LLVM::GEPOp>(loc, ptrTy, i8, pos,
+                                  ArrayRef<LLVM::GEPArg>{bytes},
+                                  /*inbounds=*/true);
+  }
   Value neg(Value v) { return rw.create<LLVM::SubOp>(loc, cst(v.getType(), 0), v); }
   Value ptrDiff(Value hi, Value lo) {
     return rw.create<LLVM::SubOp>(loc, rw.create<LLVM::PtrToIntOp>(loc, i64, hi),
@@ -227,6 +234,8 @@ struct PutDataLowering : OpConversionPattern<PutDataOp> {
 ///   if (p + 1 < end && byte(p + 1) < 0x80)    -> p + 2, low 7 bits | byte(p + 1) << 7
 ///   else runtime(dec, p, end, &out)
 /// A tag must also have a non-zero field number (a value >= 8).
+/// `unchecked` varints skip the two bounds checks: the caller checked the
+/// position against wire.read_limit.
 template <typename Op>
 struct ReadVarintLowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -241,6 +250,9 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
     Value out = e.entryAlloca(op, valueTy);
     Value dec = adaptor.getDec(), pos = adaptor.getPos(),
           end = adaptor.getEnd();
+    bool unchecked = false;
+    if constexpr (!isTag)
+      unchecked = op.getUnchecked();
 
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
@@ -251,9 +263,13 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
 
     rw.setInsertionPointToEnd(before);
     Value avail = e.ptrDiff(end, pos);
-    Value any = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt, avail,
-                                        e.cst(e.i64, 0));
-    rw.create<LLVM::CondBrOp>(e.loc, any, first, slow);
+    if (unchecked) {
+      rw.create<LLVM::BrOp>(e.loc, ValueRange(), first);
+    } else {
+      Value any = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt,
+                                          avail, e.cst(e.i64, 0));
+      rw.create<LLVM::CondBrOp>(e.loc, any, first, slow);
+    }
 
     rw.setInsertionPointToStart(first);
     int64_t lowest = isTag ? 8 : 0;
@@ -263,15 +279,19 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
                                          e.cst(e.i8, 0x80 - lowest));
     Value v0 = rw.create<LLVM::ZExtOp>(e.loc, valueTy, b0);
     rw.create<LLVM::CondBrOp>(e.loc, fits, done,
-                              ValueRange{e.gep(pos, 1), v0}, second,
+                              ValueRange{e.advance(pos, 1), v0}, second,
                               ValueRange());
 
     // Byte 0 has its continuation bit (or is a tag below 8, which the
     // runtime rejects: its value is complete, so the next check fails).
     rw.setInsertionPointToStart(second);
-    Value two = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt, avail,
-                                        e.cst(e.i64, 1));
-    rw.create<LLVM::CondBrOp>(e.loc, two, twoBytes, slow);
+    if (unchecked) {
+      rw.create<LLVM::BrOp>(e.loc, ValueRange(), twoBytes);
+    } else {
+      Value two = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt,
+                                          avail, e.cst(e.i64, 1));
+      rw.create<LLVM::CondBrOp>(e.loc, two, twoBytes, slow);
+    }
 
     rw.setInsertionPointToStart(twoBytes);
     Value b1 = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.gep(pos, 1));
@@ -290,12 +310,15 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
           e.loc, ok,
           rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::uge, v1,
                                   e.cst(valueTy, 8)));
-    rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{e.gep(pos, 2), v1},
-                              slow, ValueRange());
+    rw.create<LLVM::CondBrOp>(e.loc, ok, done,
+                              ValueRange{e.advance(pos, 2), v1}, slow,
+                              ValueRange());
 
     rw.setInsertionPointToStart(slow);
-    Value next = e.callRuntime(op, isTag ? "pbc_rt_tag" : "pbc_rt_varint",
-                               e.ptrTy, {dec, pos, end, out});
+    StringRef callee = isTag       ? "pbc_rt_tag"
+                       : unchecked ? "pbc_rt_varint_unchecked"
+                                   : "pbc_rt_varint";
+    Value next = e.callRuntime(op, callee, e.ptrTy, {dec, pos, end, out});
     Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
     rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);
 
@@ -304,7 +327,8 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
   }
 };
 
-/// Fixed-width values: one bounds check and an unaligned load.
+/// Fixed-width values: one bounds check (none when `unchecked`) and an
+/// unaligned load.
 struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -314,6 +338,11 @@ struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
     Type valueTy = op.getValue().getType();
     int64_t width = valueTy.getIntOrFloatBitWidth() / 8;
     Value dec = adaptor.getDec(), pos = adaptor.getPos();
+    if (op.getUnchecked()) {
+      Value v = rw.create<LLVM::LoadOp>(e.loc, valueTy, pos, /*alignment=*/1);
+      rw.replaceOp(op, ValueRange{e.advance(pos, width), v});
+      return success();
+    }
 
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
@@ -328,7 +357,7 @@ struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
 
     rw.setInsertionPointToStart(read);
     Value v = rw.create<LLVM::LoadOp>(e.loc, valueTy, pos, /*alignment=*/1);
-    rw.create<LLVM::BrOp>(e.loc, ValueRange{e.gep(pos, width), v}, done);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{e.advance(pos, width), v}, done);
 
     rw.setInsertionPointToStart(truncated);
     Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy,
@@ -348,36 +377,69 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
   matchAndRewrite(GetLengthOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rw) const override {
     Emitter e{rw, op.getLoc()};
-    Value dec = adaptor.getDec(), end = adaptor.getEnd();
-    auto varint = rw.create<GetVarintOp>(e.loc, dec, adaptor.getPos(), end);
-    Value next = varint.getNext(), len = varint.getValue();
-
+    Value dec = adaptor.getDec(), end = adaptor.getEnd(),
+          pos = adaptor.getPos();
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
     Block *truncated = e.newBlockBefore(done);
+    Block *general = e.newBlockBefore(truncated);
+    Block *oneByte = e.newBlockBefore(general);
+    Block *first = e.newBlockBefore(oneByte);
+
+    // A one-byte length (below 128, nearly all of them) on its own path:
+    // only the payload is left to check.
     rw.setInsertionPointToEnd(before);
+    if (op.getUnchecked()) {
+      rw.create<LLVM::BrOp>(e.loc, ValueRange(), first);
+    } else {
+      Value any = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult,
+                                          pos, end);
+      rw.create<LLVM::CondBrOp>(e.loc, any, first, general);
+    }
+    rw.setInsertionPointToStart(first);
+    Value b0 = rw.create<LLVM::LoadOp>(e.loc, e.i8, pos);
+    Value isOne = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sge, b0,
+                                          e.cst(e.i8, 0));
+    rw.create<LLVM::CondBrOp>(e.loc, isOne, oneByte, general);
+    rw.setInsertionPointToStart(oneByte);
+    Value oneNext = e.advance(pos, 1);
+    Value oneLen = rw.create<LLVM::ZExtOp>(e.loc, e.i64, b0);
+    Value oneFits = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sle,
+                                            oneLen, e.ptrDiff(end, oneNext));
+    rw.create<LLVM::CondBrOp>(e.loc, oneFits, done,
+                              ValueRange{oneNext, oneLen}, truncated,
+                              ValueRange{e.cst(e.i32, PBC_ERR_TRUNCATED)});
+
+    rw.setInsertionPointToStart(general);
+    auto varint = rw.create<GetVarintOp>(e.loc, dec, pos, end);
+    varint.setUnchecked(op.getUnchecked());
+    Value next = varint.getNext(), len = varint.getValue();
     // A failed varint (null next) has already recorded its error; the
     // comparison then routes to `truncated`, which keeps the first error.
+    // Signed: an unchecked length may end past `end` (avail < 0), and a
+    // length of at most 5 bytes is below 2^35.
     Value avail = e.ptrDiff(end, next);
     Value fits =
-        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ule, len, avail);
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sle, len, avail);
     // libprotobuf reads a length in at most 5 bytes (ReadSize): a longer,
     // overlong one is an error even when its value is small.
     Value isShort = rw.create<LLVM::ICmpOp>(
-        e.loc, LLVM::ICmpPredicate::ule, e.ptrDiff(next, adaptor.getPos()),
+        e.loc, LLVM::ICmpPredicate::ule, e.ptrDiff(next, pos),
         e.cst(e.i64, 5));
     Value ok = rw.create<LLVM::AndOp>(
         e.loc, rw.create<LLVM::AndOp>(e.loc, fits, isShort),
         rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ne, next,
                                 rw.create<LLVM::ZeroOp>(e.loc, e.ptrTy)));
-    rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{next, len},
-                              truncated, ValueRange());
-
-    rw.setInsertionPointToStart(truncated);
     Value code = rw.create<LLVM::SelectOp>(
         e.loc, isShort, e.cst(e.i32, PBC_ERR_TRUNCATED),
         e.cst(e.i32, PBC_ERR_BAD_LENGTH));
-    Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy, {dec, code});
+    rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{next, len},
+                              truncated, ValueRange{code});
+
+    truncated->addArgument(e.i32, e.loc);
+    rw.setInsertionPointToStart(truncated);
+    Value null = e.callRuntime(op, "pbc_rt_fail", e.ptrTy,
+                               {dec, truncated->getArgument(0)});
     rw.create<LLVM::BrOp>(e.loc, ValueRange{null, e.cst(e.i64, 0)}, done);
 
     rw.replaceOp(op, done->getArguments());
@@ -385,7 +447,8 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
   }
 };
 
-/// One bounds check, then the tag's bytes as one little-endian integer.
+/// One bounds check (none when `unchecked`), then the tag's bytes as one
+/// little-endian integer.
 struct ExpectTagLowering : OpConversionPattern<ExpectTagOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -397,6 +460,13 @@ struct ExpectTagLowering : OpConversionPattern<ExpectTagOp> {
     for (size_t i = 0; i < bytes.size(); ++i)
       word |= uint64_t(uint8_t(bytes[i])) << (8 * i);
     Type wordTy = rw.getIntegerType(8 * bytes.size());
+    if (op.getUnchecked()) {
+      Value loaded = rw.create<LLVM::LoadOp>(e.loc, wordTy, adaptor.getPos(),
+                                             /*alignment=*/1);
+      rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::eq, loaded,
+                                          e.cst(wordTy, word));
+      return success();
+    }
 
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
@@ -478,6 +548,7 @@ struct WireToLLVMPass : pbc::impl::WireToLLVMBase<WireToLLVMPass> {
                  GetFixedLowering, GetLengthLowering, WriteFixedLowering,
                  ExpectTagLowering>(ctx);
     patterns.add<RuntimeCallLowering<SkipOp>>(ctx, "pbc_rt_skip");
+    patterns.add<RuntimeCallLowering<ReadLimitOp>>(ctx, "pbc_rt_read_limit");
     patterns.add<RuntimeCallLowering<FailOp>>(ctx, "pbc_rt_fail");
     patterns.add<RuntimeCallLowering<Utf8ValidOp>>(ctx, "pbc_rt_utf8_valid");
     patterns.add<RuntimeCallLowering<CountVarintsOp>>(ctx, "pbc_rt_count_varints");

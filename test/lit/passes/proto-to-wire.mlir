@@ -1,6 +1,7 @@
 // proto-to-wire: specialized codec functions, constant tags, a tag switch.
 // RUN: pbc-opt %s -proto-to-wire | FileCheck %s
 // RUN: pbc-opt %s -proto-to-wire | FileCheck %s --check-prefix=HANDLERS
+// RUN: pbc-opt %s -proto-to-wire | FileCheck %s --check-prefix=BYTE2
 // RUN: pbc-opt %s -proto-to-wire=files=other.proto | FileCheck %s --check-prefix=DECL
 
 proto.file "a.proto" package "" proto3 imports []
@@ -65,12 +66,38 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: wire.put_bytes %{{.*}}, "\08"
 // CHECK: llvm.return
 
-// The decoder: a loop around a switch on the whole tag, with a handler per
-// (field, wire type) taking the tag's start and end. The packed field is
-// accepted in both forms (24 unpacked, 26 packed).
+// The decoder: the read limit once, then a loop. Below the limit, one load
+// and a switch on the first byte: one-byte tags go straight to the
+// handlers' fast entries, the first byte of a two-byte tag (130 = 82 01)
+// to a switch on the second byte. Everything else, and everything near the
+// end of the input, goes to the full tag read and a switch on the whole tag
+// (field number and wire type), with a handler per (field, wire type)
+// taking the tag's start and end. The packed field is accepted in both
+// forms (24 unpacked, 26 packed).
 // CHECK-LABEL: llvm.func @pbc__M_dec(
-// CHECK: ^bb1(%[[TAGSTART:.*]]: !llvm.ptr):
-// CHECK: %[[NEXT:.*]], %[[TAG:.*]] = wire.get_tag %arg3, %[[TAGSTART]]
+// CHECK: %[[LIMIT:.*]] = wire.read_limit %arg3, %arg2
+// CHECK: ^bb1(%[[POS:.*]]: !llvm.ptr):
+// CHECK-NEXT: %[[BELOW:.*]] = llvm.icmp "ult" %[[POS]], %[[LIMIT]]
+// CHECK-NEXT: llvm.cond_br %[[BELOW]], ^[[FASTTAG:bb[0-9]+]](%[[POS]] : !llvm.ptr), ^[[CHECKEND:bb[0-9]+]]
+// CHECK: ^[[FASTTAG]](%[[P:.*]]: !llvm.ptr):
+// CHECK-NEXT: %[[AFTER:.*]] = llvm.getelementptr inbounds %[[P]][1]
+// CHECK-NEXT: %[[BYTE:.*]] = llvm.load %[[P]] : !llvm.ptr -> i8
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extui %[[BYTE]]
+// CHECK-NEXT: llvm.switch %[[WIDE]] : i32, ^[[READTAG:bb[0-9]+]](%[[P]] : !llvm.ptr) [
+// CHECK-NEXT: 8: ^[[FAST1:bb[0-9]+]](%[[P]], %[[AFTER]] : !llvm.ptr, !llvm.ptr),
+// CHECK-NEXT: 18: ^[[FAST2:bb[0-9]+]](%[[P]], %[[AFTER]] : !llvm.ptr, !llvm.ptr),
+// CHECK-NEXT: 24: ^
+// CHECK-NEXT: 26: ^
+// CHECK-NEXT: 33: ^
+// CHECK-NEXT: 130: ^[[TWOBYTE:bb[0-9]+]]
+// CHECK-NEXT: ]
+// At the end of the input: exactly there (a fast read that ran past the
+// end is truncated) and not inside a group.
+// CHECK: ^[[CHECKEND]]:
+// CHECK-NEXT: llvm.icmp "uge" %[[POS]], %arg2
+// CHECK: llvm.icmp "eq" %[[POS]], %arg2
+// CHECK: ^[[READTAG]](%[[TAGSTART:.*]]: !llvm.ptr):
+// CHECK-NEXT: %[[NEXT:.*]], %[[TAG:.*]] = wire.get_tag %arg3, %[[TAGSTART]]
 // CHECK: llvm.switch %[[TAG]] : i32, ^[[UNKNOWN:bb[0-9]+]] [
 // CHECK-NEXT: 8: ^[[F1:bb[0-9]+]](%[[TAGSTART]], %[[NEXT]] : !llvm.ptr, !llvm.ptr),
 // CHECK-NEXT: 18: ^[[F2:bb[0-9]+]](%[[TAGSTART]], %[[NEXT]] : !llvm.ptr, !llvm.ptr),
@@ -78,30 +105,61 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK-NEXT: 26: ^[[F3:bb[0-9]+]](
 // CHECK-NEXT: 33: ^[[F4:bb[0-9]+]](
 // CHECK-NEXT: 130: ^
-// The in-order chain: after field 1, expect field 2's tag and jump straight
-// to its handler.
-// CHECK: ^[[F1]](%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr):
-// CHECK: %[[AFTER1:.*]], %{{.*}} = wire.get_varint
-// CHECK: %[[HIT:.*]] = wire.expect_tag %[[AFTER1]], %arg2, "\12"
-// CHECK: %[[SKIPTAG:.*]] = llvm.getelementptr inbounds %[[AFTER1]][1]
-// CHECK: llvm.cond_br %[[HIT]], ^[[F2]](%[[AFTER1]], %[[SKIPTAG]] : !llvm.ptr, !llvm.ptr), ^
-// CHECK: ^[[F2]](
+// The hoisted bounds check: entered through the full switch, a handler
+// compares its position with the limit once; below it, the fast entry
+// reads with no bounds check (`unchecked`), else the checked read.
+// CHECK: ^[[F1]](%[[F1START:.*]]: !llvm.ptr, %[[F1AFTER:.*]]: !llvm.ptr):
+// CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "ult" %[[F1AFTER]], %[[LIMIT]]
+// CHECK-NEXT: llvm.cond_br %[[ROOM]], ^[[FAST1]](%[[F1START]], %[[F1AFTER]] : !llvm.ptr, !llvm.ptr), ^[[SLOW1:bb[0-9]+]]
+// CHECK: ^[[FAST1]](%{{.*}}: !llvm.ptr, %[[A1:.*]]: !llvm.ptr):
+// CHECK-NEXT: wire.get_varint %arg3, %[[A1]], %arg2 unchecked
+// CHECK: ^[[SLOW1]]:
+// CHECK-NEXT: wire.get_varint %arg3, %[[F1AFTER]], %arg2{{$}}
+// The in-order chain: after field 1, one comparison with the limit, then
+// field 2's tag (no bounds check) and a jump to its fast entry; a miss goes
+// to the first-byte switch.
+// CHECK: ^{{bb[0-9]+}}(%{{.*}}: !llvm.ptr, %[[NEXT1:.*]]: !llvm.ptr, %{{.*}}: i32, %{{.*}}: i64):
+// CHECK: %[[C:.*]] = llvm.icmp "ult" %[[NEXT1]], %[[LIMIT]]
+// CHECK-NEXT: llvm.cond_br %[[C]], ^[[CHAIN:bb[0-9]+]], ^bb1(%[[NEXT1]] : !llvm.ptr)
+// CHECK: ^[[CHAIN]]:
+// CHECK-NEXT: %[[HIT:.*]] = wire.expect_tag %[[NEXT1]], %arg2, "\12" unchecked
+// CHECK-NEXT: %[[SKIPTAG:.*]] = llvm.getelementptr inbounds %[[NEXT1]][1]
+// CHECK-NEXT: llvm.cond_br %[[HIT]], ^[[FAST2]](%[[NEXT1]], %[[SKIPTAG]] : !llvm.ptr, !llvm.ptr), ^[[MISS:bb[0-9]+]]
+// CHECK: ^[[MISS]]:
+// CHECK-NEXT: llvm.br ^[[FASTTAG]](%[[NEXT1]] : !llvm.ptr)
 // CHECK: wire.utf8_valid
 // A repeated field expects itself first (its usual, packed tag), then the
 // next field.
 // CHECK: wire.grow %{{.*}}, 4
-// CHECK: wire.expect_tag %{{.*}}, %arg2, "\1A"
+// CHECK: wire.expect_tag %{{.*}}, %arg2, "\1A" unchecked
 // CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.cond_br %{{.*}}, ^{{.*}}, ^[[MISS3:bb[0-9]+]]
 // CHECK: ^[[MISS3]]:
-// CHECK-NEXT: wire.expect_tag %{{.*}}, %arg2, "!"
+// CHECK-NEXT: wire.expect_tag %{{.*}}, %arg2, "!" unchecked
+// The second byte of a two-byte tag (82 01, field 16): a hit goes to the
+// handler's fast entry past both bytes; anything else to the full read.
+// BYTE2-LABEL: llvm.func @pbc__M_dec(
+// BYTE2: llvm.switch %{{.*}} : i32, ^[[READTAG:bb[0-9]+]](%[[P:.*]] : !llvm.ptr) [
+// BYTE2: 130: ^[[SECONDBB:bb[0-9]+]]
+// BYTE2: ^[[SECONDBB]]:
+// BYTE2-NEXT: %[[PAST:.*]] = llvm.getelementptr inbounds %[[P]][2]
+// BYTE2-NEXT: %[[B1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// BYTE2-NEXT: %[[W1:.*]] = arith.extui %[[B1]]
+// BYTE2-NEXT: llvm.switch %[[W1]] : i32, ^[[READTAG]](%[[P]] : !llvm.ptr) [
+// BYTE2-NEXT: 1: ^{{bb[0-9]+}}(%[[P]], %[[PAST]] : !llvm.ptr, !llvm.ptr)
 // The other handlers, in any order.
 // HANDLERS-LABEL: llvm.func @pbc__M_dec(
 // A packed run of varints: its elements counted, the array grown once,
 // then a loop that reads and stores; the size is set after the run.
+// Up to 10 bytes before the run's end the loop reads with no bounds check.
 // HANDLERS-DAG: %[[COUNT:.*]] = wire.count_varints %[[FIRST:.*]], %[[RUNEND:.*]]
 // HANDLERS-DAG: wire.grow %arg3, %{{.*}}, %{{.*}}, %[[COUNT]], 4
-// HANDLERS-DAG: wire.get_varint %arg3, %{{.*}}, %[[RUNEND]]
+// HANDLERS-DAG: %[[SLACK:.*]] = arith.maxui %[[LEN:.*]], %c10_i64
+// HANDLERS-DAG: %[[FASTLEN:.*]] = arith.subi %[[SLACK]], %c10_i64
+// HANDLERS-DAG: %[[FASTEND:.*]] = llvm.getelementptr %[[FIRST]][%[[FASTLEN]]]
+// HANDLERS-DAG: llvm.icmp "ult" %{{.*}}, %[[FASTEND]]
+// HANDLERS-DAG: wire.get_varint %arg3, %{{.*}}, %[[RUNEND]] unchecked
+// HANDLERS-DAG: wire.get_varint %arg3, %{{.*}}, %[[RUNEND]]{{$}}
 // HANDLERS-DAG: wire.fail %{{.*}}, 7
 // HANDLERS-DAG: wire.get_fixed %{{.*}} : i64
 // HANDLERS-DAG: wire.alloc %{{.*}}, 64

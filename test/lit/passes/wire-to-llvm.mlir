@@ -127,3 +127,71 @@ llvm.func @expect_tag(%p: !llvm.ptr, %end: !llvm.ptr) -> i1 {
   %0 = wire.expect_tag %p, %end, "\8A\01"
   llvm.return %0 : i1
 }
+
+// Hoisted bounds checks: below wire.read_limit (min(end, input end - 16),
+// from the runtime) a decoder reads with no bounds check. An unchecked
+// varint starts with its first byte: no comparison with the end before.
+// CHECK-LABEL: llvm.func @read_limit
+// CHECK: llvm.call @pbc_rt_read_limit(%arg0, %arg1)
+llvm.func @read_limit(%d: !llvm.ptr, %end: !llvm.ptr) -> !llvm.ptr {
+  %0 = wire.read_limit %d, %end
+  llvm.return %0 : !llvm.ptr
+}
+
+// CHECK-LABEL: llvm.func @get_varint_unchecked
+// CHECK-NOT: llvm.icmp "sgt"
+// CHECK: %[[B0:.*]] = llvm.load %arg1 : !llvm.ptr -> i8
+// CHECK: %[[NEXT1:.*]] = llvm.getelementptr inbounds %arg1[1]
+// CHECK: llvm.cond_br %{{.*}}, ^[[DONE:bb[0-9]+]](%[[NEXT1]], %{{.*}} : !llvm.ptr, i64), ^
+// CHECK-NOT: llvm.icmp "sgt"
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK: llvm.getelementptr inbounds %arg1[2]
+// CHECK: llvm.call @pbc_rt_varint_unchecked(%arg0, %arg1, %arg2, %{{.*}})
+llvm.func @get_varint_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+  %next, %v = wire.get_varint %d, %p, %end unchecked
+  llvm.return %v : i64
+}
+
+// A one-byte length has a path of its own: only the payload is checked
+// (signed: an unchecked read may have run past the end).
+// CHECK-LABEL: llvm.func @get_length_unchecked
+// CHECK-NEXT: llvm.mlir.constant
+// CHECK-NEXT: llvm.alloca
+// CHECK-NEXT: llvm.br ^[[FIRST:bb[0-9]+]]
+// CHECK: ^[[FIRST]]:
+// CHECK-NEXT: %[[B0:.*]] = llvm.load %arg1 : !llvm.ptr -> i8
+// CHECK: %[[ONE:.*]] = llvm.icmp "sge" %[[B0]]
+// CHECK-NEXT: llvm.cond_br %[[ONE]], ^[[ONEBB:bb[0-9]+]], ^[[GENERAL:bb[0-9]+]]
+// CHECK: ^[[ONEBB]]:
+// CHECK-NEXT: %[[NEXT:.*]] = llvm.getelementptr inbounds %arg1[1]
+// CHECK-NEXT: %[[LEN:.*]] = llvm.zext %[[B0]] : i8 to i64
+// CHECK: %[[AVAIL:.*]] = llvm.sub
+// CHECK-NEXT: %[[FITS:.*]] = llvm.icmp "sle" %[[LEN]], %[[AVAIL]] : i64
+// CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]](%[[NEXT]], %[[LEN]] : !llvm.ptr, i64), ^[[BAD:bb[0-9]+]](
+// CHECK: ^[[GENERAL]]:
+// CHECK: llvm.call @pbc_rt_varint_unchecked(
+// CHECK: ^[[BAD]](%[[CODE:.*]]: i32):
+// CHECK-NEXT: llvm.call @pbc_rt_fail(%arg0, %[[CODE]])
+llvm.func @get_length_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+  %next, %len = wire.get_length %d, %p, %end unchecked
+  llvm.return %len : i64
+}
+
+// CHECK-LABEL: llvm.func @get_fixed_unchecked
+// CHECK-NEXT: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> f32
+// CHECK-NEXT: llvm.getelementptr inbounds %arg1[4]
+// CHECK-NEXT: llvm.return
+llvm.func @get_fixed_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
+  %next, %v = wire.get_fixed %d, %p, %end unchecked : f32
+  llvm.return %v : f32
+}
+
+// CHECK-LABEL: llvm.func @expect_tag_unchecked
+// CHECK-NEXT: %[[WORD:.*]] = llvm.load %arg0 {alignment = 1 : i64} : !llvm.ptr -> i16
+// CHECK-NEXT: %[[TAG:.*]] = llvm.mlir.constant(394 : i16)
+// CHECK-NEXT: %[[SAME:.*]] = llvm.icmp "eq" %[[WORD]], %[[TAG]] : i16
+// CHECK-NEXT: llvm.return %[[SAME]]
+llvm.func @expect_tag_unchecked(%p: !llvm.ptr, %end: !llvm.ptr) -> i1 {
+  %0 = wire.expect_tag %p, %end, "\8A\01" unchecked
+  llvm.return %0 : i1
+}

@@ -108,27 +108,39 @@ def Wire_GetTagOp : Wire_ReadOp<"get_tag"> {
 
 def Wire_GetVarintOp : Wire_ReadOp<"get_varint"> {
   let summary = "read a varint (at most 10 bytes)";
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let description = [{
+    `unchecked`: $pos is below the function's `wire.read_limit`, so the
+    inline bytes are read without a bounds check (the runtime's long form
+    still stops at $end); the caller catches a value that ran past $end.
+  }];
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
+                       UnitAttr:$unchecked);
   let results = (outs Wire_Ptr:$next, I64:$value);
-  let assemblyFormat = "$dec `,` $pos `,` $end attr-dict";
+  let assemblyFormat = "$dec `,` $pos `,` $end (`unchecked` $unchecked^)? attr-dict";
 }
 
 def Wire_GetFixedOp : Wire_ReadOp<"get_fixed"> {
   let summary = "read a little-endian 4- or 8-byte value";
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let description = [{
+    `unchecked`: $pos is below `wire.read_limit` (see get_varint).
+  }];
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
+                       UnitAttr:$unchecked);
   let results = (outs Wire_Ptr:$next, Wire_Scalar:$value);
-  let assemblyFormat = "$dec `,` $pos `,` $end attr-dict `:` type($value)";
+  let assemblyFormat = "$dec `,` $pos `,` $end (`unchecked` $unchecked^)? attr-dict `:` type($value)";
 }
 
 def Wire_GetLengthOp : Wire_ReadOp<"get_length"> {
   let summary = "read the length of a length-delimited field";
   let description = [{
     Fails unless the length fits in the remaining input. $next is the first
-    byte of the payload, which ends at $next + $length.
+    byte of the payload, which ends at $next + $length. `unchecked`: the
+    length's bytes are read as get_varint's are.
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
+                       UnitAttr:$unchecked);
   let results = (outs Wire_Ptr:$next, I64:$length);
-  let assemblyFormat = "$dec `,` $pos `,` $end attr-dict";
+  let assemblyFormat = "$dec `,` $pos `,` $end (`unchecked` $unchecked^)? attr-dict";
 }
 
 def Wire_ExpectTagOp : Wire_Op<"expect_tag", [MemoryEffects<[MemRead]>]> {
@@ -137,14 +149,34 @@ def Wire_ExpectTagOp : Wire_Op<"expect_tag", [MemoryEffects<[MemRead]>]> {
     The in-order parse chain: after a field, the decoder checks for the tag
     of the field that usually follows and jumps straight to its code. The
     tag is compared as one little-endian integer load, after one bounds
-    check; false near the end of the input.
+    check; false near the end of the input. `unchecked`: $pos is below
+    `wire.read_limit`, no bounds check.
     ```mlir
     %same = wire.expect_tag %pos, %end, "\12"
     ```
   }];
-  let arguments = (ins Wire_Ptr:$pos, Wire_Ptr:$end, StrAttr:$bytes);
+  let arguments = (ins Wire_Ptr:$pos, Wire_Ptr:$end, StrAttr:$bytes,
+                       UnitAttr:$unchecked);
   let results = (outs I1:$matches);
-  let assemblyFormat = "$pos `,` $end `,` $bytes attr-dict";
+  let assemblyFormat = "$pos `,` $end `,` $bytes (`unchecked` $unchecked^)? attr-dict";
+}
+
+def Wire_ReadLimitOp : Wire_Op<"read_limit", [MemoryEffects<[MemRead]>]> {
+  let summary = "the position below which reads need no bounds check";
+  let description = [{
+    min($end, the end of the whole input - 16). From a position below it a
+    decoder reads a tag (5 bytes) and a varint (10 bytes) with no bounds
+    check, one comparison instead of one per read: the input goes on past
+    a sub-message's $end, so a read past $end stays in memory, and the
+    decoder's loop then rejects the position past $end. One per decoder
+    call, kept in a register.
+    ```mlir
+    %limit = wire.read_limit %dec, %end
+    ```
+  }];
+  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$end);
+  let results = (outs Wire_Ptr:$limit);
+  let assemblyFormat = "$dec `,` $end attr-dict";
 }
 
 def Wire_SkipOp : Wire_ReadOp<"skip"> {
