@@ -7,15 +7,41 @@
 #include "pbc_rt.h"
 
 
+/* The generated code writes one- and two-byte varints inline; this is
+ * the rest. The size comes first, without a loop. */
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
   uint8_t *start = end - pbc_rt_varint_size(v);
   uint8_t *p = start;
+  /* Bounded by the value, not a count: nothing for the compiler to unroll. */
   while (v >= 0x80) {
     *p++ = (uint8_t)(v | 0x80);
     v >>= 7;
   }
   *p = (uint8_t)v;
   return start;
+}
+
+uint8_t *pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (v < (UINT64_C(1) << 56)) {
+    size_t n = pbc_rt_varint_size(v);
+    /* The 7-bit groups spread to one a byte by halving: 28-bit halves
+     * into 32-bit lanes, 14-bit quarters into 16-bit lanes, then bytes. */
+    uint64_t x = (v & UINT64_C(0x000000000fffffff)) |
+                 ((v & UINT64_C(0x00fffffff0000000)) << 4);
+    x = (x & UINT64_C(0x00003fff00003fff)) |
+        ((x & UINT64_C(0x0fffc0000fffc000)) << 2);
+    x = (x & UINT64_C(0x007f007f007f007f)) |
+        ((x & UINT64_C(0x3f803f803f803f80)) << 1);
+    /* Continuation bits on all bytes but the last, then the varint moved
+     * to the top of the word so that it ends at `end`. */
+    x |= UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (n - 1))) - 1);
+    x <<= 8 * (8 - n);
+    memcpy(end - 8, &x, 8);
+    return end - n;
+  }
+#endif
+  return pbc_rt_put_varint(end, v);
 }
 
 static void set_written(size_t *written, size_t n) {
