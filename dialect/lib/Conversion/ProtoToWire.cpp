@@ -5,8 +5,9 @@
 // number and wire type) whose cases read the value and store it at the
 // field's offset; the encoder writes the fields backwards (highest number
 // first) so a sub-message's length is known when its header is written; the
-// size function sums branch-free per-field sizes. Tags, tag sizes and offsets
-// are constants in the IR.
+// size function adds the sizes of the fields that are there, testing
+// presence bits a group at a time. Tags, tag sizes and offsets are constants
+// in the IR.
 //
 //===----------------------------------------------------------------------===//
 #include "pbc/Conversion/Passes.h"
@@ -938,9 +939,10 @@ private:
   }
 
   /// Continues when `pos` has `bound` bytes of room above the limit, or, if
-  /// not, `exact()` bytes (computed only then); else fails.
-  void ensureRoom(EncoderState &e, Value pos, Value bound,
-                  function_ref<Value()> exact) {
+  /// not, `exact()` bytes (computed only then); else fails. Returns whether
+  /// the bound held.
+  Value ensureRoom(EncoderState &e, Value pos, Value bound,
+                   function_ref<Value()> exact) {
     Value room = ptrDiff(pos, e.limit);
     Value ok =
         b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, room, bound);
@@ -949,7 +951,7 @@ private:
     if (!exact) {
       b.create<LLVM::CondBrOp>(loc, ok, cont, e.fail);
       b.setInsertionPointToStart(cont);
-      return;
+      return ok;
     }
     Block *precise = newBlock(body);
     b.create<LLVM::CondBrOp>(loc, ok, cont, precise);
@@ -958,6 +960,7 @@ private:
                                          exact());
     b.create<LLVM::CondBrOp>(loc, fits, cont, e.fail);
     b.setInsertionPointToStart(cont);
+    return ok;
   }
 
   /// `then(pos)` under `cond` (`otherwise(pos)` if given, else `pos`
@@ -1057,17 +1060,18 @@ private:
       bound += tagSize(field, naturalWireType(field.getType())) +
                maxValueSize(field.getType());
     }
-    ensureRoom(e, pos, cst(i64, bound), [&] {
+    // Near the front of an exactly sized buffer the bound fails: the exact
+    // size then counts only the fields that are there.
+    Value roomy = ensureRoom(e, pos, cst(i64, bound), [&] {
       Value exact = cst(i64, 0);
       for (size_t i = 0; i < run.size(); ++i) {
         FieldOp field = run[i];
         FieldType type = field.getType();
-        Value size = b.create<arith::AddIOp>(
-            loc, valueSize(type, value(field)),
-            cst(i64, tagSize(field, naturalWireType(type))));
-        exact = b.create<arith::AddIOp>(
-            loc, exact,
-            b.create<arith::SelectOp>(loc, present[i], size, cst(i64, 0)));
+        exact = addIf(present[i], exact, [&]() -> Value {
+          return b.create<arith::AddIOp>(
+              loc, valueSize(type, value(field)),
+              cst(i64, tagSize(field, naturalWireType(type))));
+        });
       }
       return exact;
     });
@@ -1075,11 +1079,31 @@ private:
       FieldOp field = run[i];
       FieldType type = field.getType();
       pos = putIf(present[i], pos, [&](Value q) {
-        q = putValue(type, q, value(field));
+        // 64-bit values are often long: when the bound held, such a varint
+        // has 10 bytes of room and may be written as one word.
+        if (isWideVarint(type))
+          q = putIf(
+              roomy, q,
+              [&](Value r) { return putVarintWithSlack(type, r, value(field)); },
+              [&](Value r) { return putValue(type, r, value(field)); });
+        else
+          q = putValue(type, q, value(field));
         return putTag(q, makeTag(field, naturalWireType(type)));
       });
     }
     return pos;
+  }
+
+  static bool isWideVarint(FieldType type) {
+    return type == FieldType::Int64 || type == FieldType::UInt64 ||
+           type == FieldType::SInt64;
+  }
+
+  /// A varint written where the 10 bytes below `pos` are known to be free.
+  Value putVarintWithSlack(FieldType type, Value pos, Value v) {
+    auto put = b.create<wire::PutVarintOp>(loc, pos, toVarint(type, v));
+    put.setSlack(true);
+    return put;
   }
 
   /// The encoding of an empty sub-message: tag and zero length, or the
@@ -1229,10 +1253,8 @@ private:
           // near the front of the buffer does each element check its own.
           // With room for its longest form, a varint may be written as one
           // word that spills into the free bytes below it.
-          auto putWithSlack = [&](Value p, Value v) -> Value {
-            auto put = b.create<wire::PutVarintOp>(loc, p, toVarint(type, v));
-            put.setSlack(true);
-            return put;
+          auto putWithSlack = [&](Value p, Value v) {
+            return putVarintWithSlack(type, p, v);
           };
           Value longest = cst(i64, maxValueSize(type));
           Value bound = b.create<arith::MulIOp>(loc, count, longest);
@@ -1309,8 +1331,11 @@ private:
           b.create<scf::YieldOp>(loc);
         },
         [&](OpBuilder &, Location) {
-          // Sized exactly: no room checks (null limit).
-          call(internal(m, "enc"), {msg, offsetPtr(room, size), null()});
+          // Sized exactly. The reservation's start is the limit, not null
+          // (unchecked): packed varints write whole words into the free
+          // bytes below them when the limit says there are some, and the
+          // bytes below the reservation are the stream's.
+          call(internal(m, "enc"), {msg, offsetPtr(room, size), room});
           b.create<scf::YieldOp>(loc);
         });
     b.create<LLVM::ReturnOp>(loc, ValueRange());

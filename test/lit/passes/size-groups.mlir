@@ -67,7 +67,18 @@ proto.message @P file "g.proto" {
 // CHECK: %[[ANY1:.*]] = arith.cmpi ne, %[[RUN1]], %c0_i32
 // CHECK: llvm.cond_br %[[ANY1]], ^[[RUN1BB:bb[0-9]+]], ^[[AFTER1:bb[0-9]+]](
 // CHECK: ^[[RUN1BB]]:
-// CHECK: arith.cmpi sge, %{{.*}}, %c31_i64
+// CHECK: %[[ROOMY:.*]] = arith.cmpi sge, %{{.*}}, %c31_i64
+// The int64 (field 8): when that bound held, it has 10 bytes of room and a
+// long value is written as one word ({slack}); else the plain writer.
+// CHECK: llvm.cond_br %[[ROOMY]]
+// CHECK: llvm.cond_br %[[ROOMY]], ^[[SLACK:bb[0-9]+]], ^[[PLAIN:bb[0-9]+]]
+// CHECK: ^[[SLACK]]:
+// CHECK: wire.put_varint %{{.*}}, %{{.*}} {slack}
+// CHECK: ^[[PLAIN]]:
+// CHECK-NOT: slack
+// CHECK: wire.put_varint
+// CHECK-NOT: slack
+// CHECK: wire.put_bytes %{{.*}}, "@"
 // CHECK: %[[RUN2:.*]] = arith.andi %{{.*}}, %c31_i32
 // CHECK: %[[ANY2:.*]] = arith.cmpi ne, %[[RUN2]], %c0_i32
 // CHECK: llvm.cond_br %[[ANY2]]
