@@ -7,15 +7,73 @@
 #include "pbc_rt.h"
 
 
-uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PBC_WORD_VARINTS 1
+
+/* The low 56 bits of v as eight 7-bit groups, one a byte, by halving:
+ * 28-bit halves into 32-bit lanes, 14-bit quarters into 16-bit lanes,
+ * then bytes. */
+static inline uint64_t spread7(uint64_t v) {
+  uint64_t x = (v & UINT64_C(0x000000000fffffff)) |
+               ((v & UINT64_C(0x00fffffff0000000)) << 4);
+  x = (x & UINT64_C(0x00003fff00003fff)) |
+      ((x & UINT64_C(0x0fffc0000fffc000)) << 2);
+  return (x & UINT64_C(0x007f007f007f007f)) |
+         ((x & UINT64_C(0x3f803f803f803f80)) << 1);
+}
+
+/* 9 and 10 bytes (v >= 2^56): the first eight bytes as one word, all with
+ * their continuation bit, inside the varint; then the top 8 bits. */
+__attribute__((noinline)) static uint8_t *put_varint_long(uint8_t *end,
+                                                        uint64_t v) {
+  uint64_t x = spread7(v) | UINT64_C(0x8080808080808080);
+  uint8_t top = (uint8_t)(v >> 56);
+  if (top < 0x80) {
+    memcpy(end - 9, &x, 8);
+    end[-1] = top;
+    return end - 9;
+  }
+  memcpy(end - 10, &x, 8);
+  end[-2] = top;
+  end[-1] = 1;
+  return end - 10;
+}
+#endif
+
+/* The generated code writes one- and two-byte varints inline; this is
+ * the rest (inlined there too: a call costs as much as the loop). The size
+ * comes first, without a loop. */
+__attribute__((always_inline)) uint8_t *pbc_rt_put_varint(uint8_t *end,
+                                                          uint64_t v) {
+#ifdef PBC_WORD_VARINTS
+  if (v >= (UINT64_C(1) << 56)) return put_varint_long(end, v);
+#endif
   uint8_t *start = end - pbc_rt_varint_size(v);
   uint8_t *p = start;
+  /* Bounded by the value, not a count: nothing for the compiler to unroll. */
   while (v >= 0x80) {
     *p++ = (uint8_t)(v | 0x80);
     v >>= 7;
   }
   *p = (uint8_t)v;
   return start;
+}
+
+uint8_t *pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
+#ifdef PBC_WORD_VARINTS
+  if (v >= (UINT64_C(1) << 56)) return put_varint_long(end, v);
+  size_t n = pbc_rt_varint_size(v);
+  /* Continuation bits on all bytes but the last, then the varint moved to
+   * the top of the word so that it ends at `end`; the word's low bytes land
+   * in the free room below it. */
+  uint64_t x = spread7(v) |
+               (UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (n - 1))) - 1));
+  x <<= 8 * (8 - n);
+  memcpy(end - 8, &x, 8);
+  return end - n;
+#else
+  return pbc_rt_put_varint(end, v);
+#endif
 }
 
 static void set_written(size_t *written, size_t n) {

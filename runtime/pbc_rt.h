@@ -165,16 +165,16 @@ bool pbc_rt_bytes_equal(const uint8_t *a, size_t a_size, const uint8_t *b,
 
 /* Bytes the varint encoding of v takes (1 to 10). */
 static inline size_t pbc_rt_varint_size(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    n++;
-  }
-  return n;
+  /* 7 bits a byte: (significant bits * 9 + 64) / 64, no branch. */
+  return ((size_t)(64 - __builtin_clzll(v | 1)) * 9 + 64) >> 6;
 }
 
 /* Writes v as a varint ending at `end`; returns its first byte. */
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);
+/* The same when the 10 bytes below `end` may be written: one 8-byte store
+ * for values of up to 8 bytes, whatever lands below the varint's start is
+ * overwritten later. */
+uint8_t *pbc_rt_put_varint_slack(uint8_t *end, uint64_t v);
 
 #ifdef __cplusplus
 }

@@ -110,6 +110,13 @@ static void test_put_varint_round_trip(void) {
     uint8_t *start = pbc_rt_put_varint(buf + 12, v);
     if (start < buf + 2 || !varint_reads(start, (size_t)(buf + 12 - start), v)) bad++;
     if (buf[12] != 0xee || buf[1] != 0xee) bad++;
+    /* The word writer: same bytes, nothing written at or above the end,
+     * nothing more than 10 bytes below it. */
+    uint8_t same[16];
+    memset(same, 0xee, sizeof same);
+    uint8_t *s2 = pbc_rt_put_varint_slack(same + 12, v);
+    if (s2 - same != start - buf || memcmp(s2, start, (size_t)(buf + 12 - start)) != 0) bad++;
+    if (same[12] != 0xee || same[1] != 0xee) bad++;
   }
   CHECK(bad == 0);
 

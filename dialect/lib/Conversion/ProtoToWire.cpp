@@ -5,8 +5,9 @@
 // number and wire type) whose cases read the value and store it at the
 // field's offset; the encoder writes the fields backwards (highest number
 // first) so a sub-message's length is known when its header is written; the
-// size function sums branch-free per-field sizes. Tags, tag sizes and offsets
-// are constants in the IR.
+// size function adds the sizes of the fields that are there, testing
+// presence bits a group at a time. Tags, tag sizes and offsets are constants
+// in the IR.
 //
 //===----------------------------------------------------------------------===//
 #include "pbc/Conversion/Passes.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <cmath>
@@ -319,8 +321,11 @@ private:
     case FieldType::Enum:
       return b.create<arith::ExtSIOp>(loc, i64, v);
     case FieldType::UInt32:
-    case FieldType::Bool:
       return b.create<arith::ExtUIOp>(loc, i64, v);
+    case FieldType::Bool:
+      // Any non-zero byte is true and written as 1: one byte, as sized,
+      // and the writer knows it needs no continuation bit.
+      return b.create<arith::ExtUIOp>(loc, i64, isNonZero(v));
     case FieldType::SInt32:
       return b.create<arith::ExtUIOp>(
           loc, i64, b.create<wire::ZigZagEncodeOp>(loc, v));
@@ -617,15 +622,138 @@ private:
   // T_encoded_size
   //===--------------------------------------------------------------------===//
 
+  /// Presence bits tested together: a group of fields none of which is set
+  /// costs one test (libprotobuf's `cached_has_bits & 0xff`, per byte).
+  static constexpr int64_t kPresenceGroupBits = 8;
+  /// Constant-size fields of one size in one group at least this many are
+  /// counted with one popcount instead of a branch each.
+  static constexpr int64_t kPopcountMinFields = 3;
+
   void buildSize(MessageOp m) {
     Block *entry = define(fn(m, "encoded_size"));
     Value msg = entry->getArgument(0);
     Value total = cst(i64, 0);
     if (m.keepsUnknownFields())
       total = load(i64, offsetPtr(unknownAddr(msg, m), 8));
-    for (FieldOp field : m.getFields())
-      total = b.create<arith::AddIOp>(loc, total, fieldSize(msg, field));
+    // The presence bits are numbered in declaration order, so the groups
+    // follow it too.
+    SmallVector<SmallVector<FieldOp>> groups;
+    SmallVector<FieldOp> rest;
+    for (FieldOp field : m.getFields()) {
+      if (!field.hasPresenceBit()) {
+        rest.push_back(field);
+        continue;
+      }
+      size_t g = *field.getPresenceBit() / kPresenceGroupBits;
+      if (groups.size() <= g)
+        groups.resize(g + 1);
+      groups[g].push_back(field);
+    }
+    for (ArrayRef<FieldOp> group : groups)
+      if (!group.empty())
+        total = addGroupSize(msg, group, total);
+    for (FieldOp field : rest)
+      total = addFieldSize(msg, field, total);
     b.create<LLVM::ReturnOp>(loc, total);
+  }
+
+  /// `total + size()` when `cond` holds, else `total`: a branch, so an
+  /// absent field costs a test and its size is computed only when present.
+  Value addIf(Value cond, Value total, function_ref<Value()> size) {
+    auto ifOp = b.create<scf::IfOp>(
+        loc, cond,
+        [&](OpBuilder &, Location) {
+          b.create<scf::YieldOp>(
+              loc, ValueRange{b.create<arith::AddIOp>(loc, total, size())});
+        },
+        [&](OpBuilder &, Location) {
+          b.create<scf::YieldOp>(loc, ValueRange{total});
+        });
+    return ifOp.getResult(0);
+  }
+
+  /// The presence bits of `fields` (all in one word) as a mask.
+  uint32_t presenceMaskOf(ArrayRef<FieldOp> fields) {
+    uint32_t mask = 0;
+    for (FieldOp field : fields)
+      mask |= uint32_t(1) << (*field.getPresenceBit() % 32);
+    return mask;
+  }
+
+  Value anyBits(Value word, uint32_t mask) {
+    Value bits = b.create<arith::AndIOp>(loc, word, cst(i32, mask));
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bits,
+                                   cst(i32, 0));
+  }
+
+  /// Bytes a field with a presence bit takes when present, if that does
+  /// not depend on its value (fixed widths and bools): 0 otherwise.
+  int64_t constantFieldSize(FieldOp field) {
+    FieldType type = field.getType();
+    int64_t width = fixedWidth(type);
+    if (type == FieldType::Bool)
+      width = 1;
+    if (!width)
+      return 0;
+    return width + tagSize(field, naturalWireType(type));
+  }
+
+  /// Adds the sizes of up to 8 fields with presence bits in one word: one
+  /// test skips them all when none is set; inside, constant-size fields of
+  /// one size are counted with a popcount, the others branch on their bit.
+  Value addGroupSize(Value msg, ArrayRef<FieldOp> group, Value total) {
+    Value word = load(i32, presenceWord(msg, group.front()));
+    if (group.size() == 1) {
+      int64_t size = constantFieldSize(group.front());
+      return addIf(anyBits(word, presenceMaskOf(group)), total, [&] {
+        return size ? cst(i64, size) : singularSize(msg, group.front());
+      });
+    }
+    auto ifOp = b.create<scf::IfOp>(
+        loc, anyBits(word, presenceMaskOf(group)),
+        [&](OpBuilder &, Location) {
+          Value t = total;
+          llvm::MapVector<int64_t, SmallVector<FieldOp>> bySize;
+          for (FieldOp field : group)
+            if (int64_t size = constantFieldSize(field))
+              bySize[size].push_back(field);
+          for (auto &[size, fields] : bySize) {
+            if (fields.size() < size_t(kPopcountMinFields)) {
+              for (FieldOp field : fields)
+                t = addIf(anyBits(word, presenceMaskOf(field)), t,
+                          [&] { return cst(i64, size); });
+              continue;
+            }
+            Value bits = b.create<arith::AndIOp>(
+                loc, word, cst(i32, presenceMaskOf(fields)));
+            Value n = b.create<arith::ExtUIOp>(
+                loc, i64, b.create<LLVM::CtPopOp>(loc, i32, bits));
+            t = b.create<arith::AddIOp>(
+                loc, t, b.create<arith::MulIOp>(loc, n, cst(i64, size)));
+          }
+          for (FieldOp field : group)
+            if (!constantFieldSize(field))
+              t = addIf(anyBits(word, presenceMaskOf(field)), t,
+                        [&] { return singularSize(msg, field); });
+          b.create<scf::YieldOp>(loc, ValueRange{t});
+        },
+        [&](OpBuilder &, Location) {
+          b.create<scf::YieldOp>(loc, ValueRange{total});
+        });
+    return ifOp.getResult(0);
+  }
+
+  /// Bytes a singular non-message field takes with its tag, when written.
+  Value singularSize(Value msg, FieldOp field) {
+    Value addr = fieldAddr(msg, field);
+    FieldType type = field.getType();
+    Value size;
+    if (type == FieldType::String || type == FieldType::Bytes)
+      size = lengthDelimitedSize(load(i64, offsetPtr(addr, 8)));
+    else
+      size = valueSize(type, load(storageType(type), addr));
+    return b.create<arith::AddIOp>(
+        loc, size, cst(i64, tagSize(field, naturalWireType(type))));
   }
 
   /// Whether a singular non-message field is written: its oneof case is
@@ -665,7 +793,9 @@ private:
     return lengthDelimitedSize(n);
   }
 
-  Value fieldSize(Value msg, FieldOp field) {
+  /// `total` plus the size of a field without a presence bit: repeated,
+  /// sub-message, oneof member, map entry field or implicit presence.
+  Value addFieldSize(Value msg, FieldOp field, Value total) {
     Value addr = fieldAddr(msg, field);
     FieldType type = field.getType();
     WireType wt = naturalWireType(type);
@@ -673,7 +803,8 @@ private:
     Value tagSizeV = cst(i64, tagSize);
 
     if (field.isRepeated())
-      return repeatedSize(field, addr, tagSize);
+      return b.create<arith::AddIOp>(loc, total,
+                                     repeatedSize(field, addr, tagSize));
 
     if (field.isMessageLike()) {
       Value sub = load(ptrTy, addr);
@@ -689,21 +820,21 @@ private:
           [&](OpBuilder &, Location) {
             b.create<scf::YieldOp>(loc, cst(i64, absent));
           });
-      return ifOp.getResult(0);
+      return b.create<arith::AddIOp>(loc, total, ifOp.getResult(0));
     }
 
-    Value size, present;
-    if (type == FieldType::String || type == FieldType::Bytes) {
-      Value len = load(i64, offsetPtr(addr, 8));
-      size = lengthDelimitedSize(len);
-      present = isPresent(msg, field, len);
-    } else {
-      Value v = load(storageType(type), addr);
-      size = valueSize(type, v);
-      present = isPresent(msg, field, v);
-    }
-    size = b.create<arith::AddIOp>(loc, size, tagSizeV);
-    return b.create<arith::SelectOp>(loc, present, size, cst(i64, 0));
+    // Fields with presence bits are summed by group (addGroupSize).
+    assert(!field.hasPresenceBit() && "summed with its presence group");
+    if (inMapEntry(field))
+      return b.create<arith::AddIOp>(loc, total, singularSize(msg, field));
+    Value present;
+    if (field.getOneof())
+      present = isOneofCase(msg, field);
+    else if (type == FieldType::String || type == FieldType::Bytes)
+      present = isNonZero(load(i64, offsetPtr(addr, 8)));
+    else
+      present = isNonZero(load(storageType(type), addr));
+    return addIf(present, total, [&] { return singularSize(msg, field); });
   }
 
   /// Sums `body(element address)` over a repeated field's elements.
@@ -789,8 +920,13 @@ private:
     if (m.keepsUnknownFields()) {
       Value unknown = unknownAddr(e.msg, m);
       Value size = load(i64, offsetPtr(unknown, 8));
-      ensureRoom(e, pos, size, nullptr);
-      pos = b.create<wire::PutDataOp>(loc, pos, load(ptrTy, unknown), size);
+      // Usually there are none: no memcpy call for nothing.
+      Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, size,
+                                          cst(i64, 0));
+      pos = putIf(any, pos, [&](Value p) {
+        ensureRoom(e, p, size, nullptr);
+        return b.create<wire::PutDataOp>(loc, p, load(ptrTy, unknown), size);
+      });
     }
     SmallVector<FieldOp> fields(m.getFields());
     llvm::sort(fields, [](FieldOp a, FieldOp b) {
@@ -811,9 +947,10 @@ private:
   }
 
   /// Continues when `pos` has `bound` bytes of room above the limit, or, if
-  /// not, `exact()` bytes (computed only then); else fails.
-  void ensureRoom(EncoderState &e, Value pos, Value bound,
-                  function_ref<Value()> exact) {
+  /// not, `exact()` bytes (computed only then); else fails. Returns whether
+  /// the bound held.
+  Value ensureRoom(EncoderState &e, Value pos, Value bound,
+                   function_ref<Value()> exact) {
     Value room = ptrDiff(pos, e.limit);
     Value ok =
         b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, room, bound);
@@ -822,7 +959,7 @@ private:
     if (!exact) {
       b.create<LLVM::CondBrOp>(loc, ok, cont, e.fail);
       b.setInsertionPointToStart(cont);
-      return;
+      return ok;
     }
     Block *precise = newBlock(body);
     b.create<LLVM::CondBrOp>(loc, ok, cont, precise);
@@ -831,6 +968,7 @@ private:
                                          exact());
     b.create<LLVM::CondBrOp>(loc, fits, cont, e.fail);
     b.setInsertionPointToStart(cont);
+    return ok;
   }
 
   /// `then(pos)` under `cond` (`otherwise(pos)` if given, else `pos`
@@ -876,41 +1014,104 @@ private:
     return type == FieldType::Bool ? 1 : 10;
   }
 
-  /// A run of singular scalar fields: one room check for all of them.
+  /// A run of singular scalar fields, in chunks: a chunk whose fields all
+  /// have presence bits is skipped after one test when none is set, and
+  /// each chunk checks its room once for all its fields.
   Value encodeScalarRun(EncoderState &e, ArrayRef<FieldOp> run, Value pos) {
-    SmallVector<Value> values, present;
+    while (!run.empty()) {
+      size_t n = 1;
+      bool bits = FieldOp(run.front()).hasPresenceBit();
+      while (n < run.size() && n < size_t(kPresenceGroupBits) &&
+             FieldOp(run[n]).hasPresenceBit() == bits)
+        ++n;
+      ArrayRef<FieldOp> chunk = run.take_front(n);
+      run = run.drop_front(n);
+      if (!bits || n == 1) {
+        pos = encodeScalarChunk(e, chunk, pos);
+        continue;
+      }
+      pos = putIf(anyPresenceBit(e.msg, chunk), pos, [&](Value p) {
+        return encodeScalarChunk(e, chunk, p);
+      });
+    }
+    return pos;
+  }
+
+  /// Whether any of `fields` (all with presence bits) has its bit set: one
+  /// test per presence word involved.
+  Value anyPresenceBit(Value msg, ArrayRef<FieldOp> fields) {
+    llvm::MapVector<int64_t, uint32_t> masks;
+    for (FieldOp field : fields)
+      masks[*field.getPresenceBit() / 32] |= presenceMaskOf(field);
+    Value any;
+    for (auto [w, mask] : masks) {
+      Value word = load(i32, offsetPtr(msg, w * 4));
+      Value bits = b.create<arith::AndIOp>(loc, word, cst(i32, mask));
+      any = any ? b.create<arith::OrIOp>(loc, any, bits) : bits;
+    }
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, any,
+                                   cst(i32, 0));
+  }
+
+  /// Singular scalar fields under one room check. Values are loaded where
+  /// they are written, except those whose value is their presence.
+  Value encodeScalarChunk(EncoderState &e, ArrayRef<FieldOp> run, Value pos) {
+    auto value = [&](FieldOp field) {
+      return load(storageType(field.getType()), fieldAddr(e.msg, field));
+    };
+    SmallVector<Value> present;
     int64_t bound = 0;
     for (FieldOp field : run) {
-      Value v = load(storageType(field.getType()), fieldAddr(e.msg, field));
-      values.push_back(v);
-      present.push_back(isPresent(e.msg, field, v));
+      present.push_back(field.hasPresenceBit()
+                            ? hasBit(e.msg, field)
+                            : isPresent(e.msg, field, value(field)));
       bound += tagSize(field, naturalWireType(field.getType())) +
                maxValueSize(field.getType());
     }
-    ensureRoom(e, pos, cst(i64, bound), [&] {
+    // Near the front of an exactly sized buffer the bound fails: the exact
+    // size then counts only the fields that are there.
+    Value roomy = ensureRoom(e, pos, cst(i64, bound), [&] {
       Value exact = cst(i64, 0);
       for (size_t i = 0; i < run.size(); ++i) {
         FieldOp field = run[i];
         FieldType type = field.getType();
-        Value size = b.create<arith::AddIOp>(
-            loc, valueSize(type, values[i]),
-            cst(i64, tagSize(field, naturalWireType(type))));
-        exact = b.create<arith::AddIOp>(
-            loc, exact,
-            b.create<arith::SelectOp>(loc, present[i], size, cst(i64, 0)));
+        exact = addIf(present[i], exact, [&]() -> Value {
+          return b.create<arith::AddIOp>(
+              loc, valueSize(type, value(field)),
+              cst(i64, tagSize(field, naturalWireType(type))));
+        });
       }
       return exact;
     });
     for (size_t i = 0; i < run.size(); ++i) {
       FieldOp field = run[i];
       FieldType type = field.getType();
-      Value v = values[i];
       pos = putIf(present[i], pos, [&](Value q) {
-        q = putValue(type, q, v);
+        // 64-bit values are often long: when the bound held, such a varint
+        // has 10 bytes of room and may be written as one word.
+        if (isWideVarint(type))
+          q = putIf(
+              roomy, q,
+              [&](Value r) { return putVarintWithSlack(type, r, value(field)); },
+              [&](Value r) { return putValue(type, r, value(field)); });
+        else
+          q = putValue(type, q, value(field));
         return putTag(q, makeTag(field, naturalWireType(type)));
       });
     }
     return pos;
+  }
+
+  static bool isWideVarint(FieldType type) {
+    return type == FieldType::Int64 || type == FieldType::UInt64 ||
+           type == FieldType::SInt64;
+  }
+
+  /// A varint written where the 10 bytes below `pos` are known to be free.
+  Value putVarintWithSlack(FieldType type, Value pos, Value v) {
+    auto put = b.create<wire::PutVarintOp>(loc, pos, toVarint(type, v));
+    put.setSlack(true);
+    return put;
   }
 
   /// The encoding of an empty sub-message: tag and zero length, or the
@@ -959,12 +1160,19 @@ private:
     b.setInsertionPointToStart(cont);
   }
 
+  /// The bytes, their length and tag under one room check.
   Value putString(EncoderState &e, FieldOp field, Value addr, Value pos) {
     Value data = load(ptrTy, addr);
     Value len = load(i64, offsetPtr(addr, 8));
-    ensureRoom(e, pos, len, nullptr);
+    int64_t tag = tagSize(field, kLen);
+    ensureRoom(e, pos, b.create<arith::AddIOp>(loc, len, cst(i64, tag + 10)),
+               [&] {
+                 return b.create<arith::AddIOp>(loc, lengthDelimitedSize(len),
+                                                cst(i64, tag));
+               });
     pos = b.create<wire::PutDataOp>(loc, pos, data, len);
-    return putLengthAndTag(e, field, pos, len);
+    pos = b.create<wire::PutVarintOp>(loc, pos, len);
+    return putTag(pos, makeTag(field, kLen));
   }
 
   /// A scalar with its tag, room checked (repeated elements).
@@ -1049,12 +1257,39 @@ private:
           ensureRoom(e, end, len, nullptr);
           start = b.create<wire::PutDataOp>(loc, end, data, len);
         } else {
-          start = forEachElementBackwards(
-              field, data, count, end, [&](Value elem, Value p) {
-                Value v = load(storageType(type), elem);
-                ensureRoom(e, p, cst(i64, maxValueSize(type)),
-                           [&] { return valueSize(type, v); });
-                return putValue(type, p, v);
+          // Room for every element at its longest is checked once; only
+          // near the front of the buffer does each element check its own.
+          // With room for its longest form, a varint may be written as one
+          // word that spills into the free bytes below it.
+          auto putWithSlack = [&](Value p, Value v) {
+            return putVarintWithSlack(type, p, v);
+          };
+          Value longest = cst(i64, maxValueSize(type));
+          Value bound = b.create<arith::MulIOp>(loc, count, longest);
+          Value roomy = b.create<arith::CmpIOp>(
+              loc, arith::CmpIPredicate::sge, ptrDiff(end, e.limit), bound);
+          start = putIf(
+              roomy, end,
+              [&](Value p0) {
+                return forEachElementBackwards(
+                    field, data, count, p0, [&](Value elem, Value p) {
+                      return putWithSlack(p, load(storageType(type), elem));
+                    });
+              },
+              [&](Value p0) {
+                return forEachElementBackwards(
+                    field, data, count, p0, [&](Value elem, Value p) {
+                      Value v = load(storageType(type), elem);
+                      Value fits = b.create<arith::CmpIOp>(
+                          loc, arith::CmpIPredicate::sge, ptrDiff(p, e.limit),
+                          longest);
+                      return putIf(
+                          fits, p, [&](Value q) { return putWithSlack(q, v); },
+                          [&](Value q) {
+                            ensureRoom(e, q, valueSize(type, v), nullptr);
+                            return putValue(type, q, v);
+                          });
+                    });
               });
         }
         return putLengthAndTag(e, field, start, ptrDiff(end, start));
@@ -1104,8 +1339,11 @@ private:
           b.create<scf::YieldOp>(loc);
         },
         [&](OpBuilder &, Location) {
-          // Sized exactly: no room checks (null limit).
-          call(internal(m, "enc"), {msg, offsetPtr(room, size), null()});
+          // Sized exactly. The reservation's start is the limit, not null
+          // (unchecked): packed varints write whole words into the free
+          // bytes below them when the limit says there are some, and the
+          // bytes below the reservation are the stream's.
+          call(internal(m, "enc"), {msg, offsetPtr(room, size), room});
           b.create<scf::YieldOp>(loc);
         });
     b.create<LLVM::ReturnOp>(loc, ValueRange());

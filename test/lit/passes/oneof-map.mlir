@@ -25,12 +25,15 @@ proto.message @O.MEntry file "o.proto" map_entry {
   proto.field "value" = 2 : message<@O> optional
 }
 
-// Size: a oneof member counts when the case is its number (zero included).
+// Size: a oneof member counts when the case is its number (zero included),
+// and its size is computed only then.
 // CHECK-LABEL: llvm.func @O_encoded_size(
 // CHECK: %[[CASEADDR:.*]] = llvm.getelementptr inbounds %arg0[72]
 // CHECK: %[[CASE:.*]] = llvm.load %[[CASEADDR]] : !llvm.ptr -> i32
 // CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[CASE]], %c1_i32
-// CHECK: arith.select %[[IS1]]
+// CHECK: scf.if %[[IS1]] -> (i64) {
+// CHECK: wire.varint_size
+// CHECK: } else {
 
 // Decode: a oneof member sets the case; a message member merges only into
 // the message the case names.

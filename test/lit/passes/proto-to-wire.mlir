@@ -17,19 +17,30 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK-LABEL: llvm.func @M_init(
 // CHECK: "llvm.intr.memset"(%arg0, %{{.*}}, %{{.*}})
 
-// The size is a sum of branch-free per-field terms: implicit presence is a
-// select between the field's size and zero.
+// The size adds each field's size under a branch on its presence, so an
+// absent field costs a test (presence-bit groups: size-groups.mlir).
 // CHECK-LABEL: llvm.func @M_encoded_size(
 // The unknown fields' size starts the sum.
 // CHECK: %[[UNK:.*]] = llvm.getelementptr inbounds %arg0[48]
 // CHECK: %[[UNKSIZE:.*]] = llvm.getelementptr inbounds %[[UNK]][8]
-// CHECK: llvm.load %[[UNKSIZE]] : !llvm.ptr -> i64
+// CHECK: %[[TOTAL0:.*]] = llvm.load %[[UNKSIZE]] : !llvm.ptr -> i64
+// x (fixed64, presence bit 0): a constant 9 bytes with its tag.
+// CHECK: %[[WORD:.*]] = llvm.load %arg0 : !llvm.ptr -> i32
+// CHECK: %[[XBIT:.*]] = arith.andi %[[WORD]], %c1_i32
+// CHECK: %[[HASX:.*]] = arith.cmpi ne, %[[XBIT]]
+// CHECK: %[[TOTAL1:.*]] = scf.if %[[HASX]] -> (i64) {
+// CHECK: arith.addi %[[TOTAL0]], %c9_i64
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[TOTAL0]]
+// id (proto3 implicit presence): written when not zero; its varint size
+// is computed only then, and the 1-byte tag is a constant.
 // CHECK: %[[ID:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
-// CHECK: %[[WIDE:.*]] = arith.extsi %[[ID]] : i32 to i64
-// CHECK: %[[VS:.*]] = wire.varint_size %[[WIDE]] : i64
 // CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[ID]]
+// CHECK: scf.if %[[NZ]] -> (i64) {
+// CHECK: %[[WIDE:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[VS:.*]] = wire.varint_size %[[WIDE]] : i64
 // CHECK: %[[WITHTAG:.*]] = arith.addi %[[VS]], %c1_i64
-// CHECK: arith.select %[[NZ]], %[[WITHTAG]]
+// CHECK: arith.addi %[[TOTAL1]], %[[WITHTAG]]
 // Packed: one size over the run, zigzag folded into the element size.
 // CHECK: scf.for
 // CHECK: wire.zigzag_encode
@@ -41,9 +52,13 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // %arg2: one comparison against a bound good for any value, the exact size
 // only when that fails.
 // CHECK-LABEL: llvm.func @pbc__M_enc(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr) -> !llvm.ptr
-// Unknown fields last in the output, so first written.
+// Unknown fields last in the output, so first written; when there are
+// none, no copy.
 // CHECK: %[[UNKNOWN:.*]] = llvm.getelementptr inbounds %arg0[48]
-// CHECK: wire.put_data %arg1, %{{.*}}, %{{.*}}
+// CHECK: %[[UNKSIZE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[ANYUNK:.*]] = arith.cmpi ne, %[[UNKSIZE]], %c0_i64
+// CHECK: llvm.cond_br %[[ANYUNK]]
+// CHECK: wire.put_data %arg1, %{{.*}}, %[[UNKSIZE]]
 // The sub-message (field 16) checks its own room; then its length and tag:
 // at most 12 bytes, exactly varint_size + 2.
 // CHECK: llvm.call @pbc__M_enc(%{{.*}}, %{{.*}}, %arg2)
@@ -57,9 +72,22 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // blocks in the output).
 // CHECK: wire.put_fixed %{{.*}} : i64
 // CHECK: wire.put_bytes %{{.*}}, "!"
-// The packed field: a loop over the elements, last first, each checked.
+// The packed field: a loop over the elements, last first. With room for
+// 10 bytes an element, checked once, no element checks its own, and a long
+// varint may spill a word into the free bytes below it ({slack}); near the
+// front of the buffer, a second loop checks each element.
+// CHECK: %[[PACKEDBOUND:.*]] = arith.muli %{{.*}}, %c10_i64
+// CHECK: %[[PACKEDROOMY:.*]] = arith.cmpi sge, %{{.*}}, %[[PACKEDBOUND]]
+// CHECK: llvm.cond_br %[[PACKEDROOMY]]
 // CHECK: wire.zigzag_encode
+// CHECK-NEXT: arith.extui
+// CHECK-NEXT: wire.put_varint %{{.*}}, %{{.*}} {slack}
+// CHECK-NEXT: llvm.br
+// CHECK: arith.cmpi sge, %{{.*}}, %c10_i64
+// CHECK: wire.put_varint %{{.*}}, %{{.*}} {slack}
+// CHECK: wire.varint_size
 // CHECK: wire.put_varint
+// CHECK-NOT: {slack}
 // CHECK: wire.put_bytes %{{.*}}, "\1A"
 // CHECK: wire.put_data
 // CHECK: wire.put_bytes %{{.*}}, "\12"

@@ -1,5 +1,5 @@
 // T_write: size once, then straight into the writer's chunk when it has
-// room (the backwards encoder, unchecked), else forwards through the
+// room (the backwards encoder), else forwards through the
 // writer, field by field, sub-messages with the size already known.
 // RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
 
@@ -28,10 +28,11 @@ proto.message @W file "w.proto" {
 // CHECK: wire.write_data %arg1
 // Unknown fields last.
 // CHECK: wire.write_data %arg1
+// The reservation is sized exactly; its start is the encoder's limit, so
+// word-wide varint writes never reach the stream's earlier bytes.
 // CHECK: } else {
 // CHECK: %[[END:.*]] = llvm.getelementptr %[[ROOM]][%arg2]
-// CHECK: %[[NOLIMIT:.*]] = llvm.mlir.zero
-// CHECK: llvm.call @pbc__W_enc(%arg0, %[[END]], %[[NOLIMIT]])
+// CHECK: llvm.call @pbc__W_enc(%arg0, %[[END]], %[[ROOM]])
 
 // CHECK-LABEL: llvm.func @W_write(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
 // CHECK: %[[SIZE:.*]] = llvm.call @W_encoded_size(%arg0)

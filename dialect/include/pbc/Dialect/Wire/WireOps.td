@@ -68,8 +68,12 @@ def Wire_PutVarintOp : Wire_Op<"put_varint", [MemoryEffects<[MemWrite]>]> {
   let description = [{
     The value is unsigned: int32 and enum values are sign-extended to i64
     first (ten bytes when negative), uint32 zero-extended.
+
+    With `slack`, the caller has checked that the ten bytes below $pos are
+    free, so a long varint may be written as one 8-byte word that also
+    covers unused bytes below its start.
   }];
-  let arguments = (ins Wire_Ptr:$pos, I64:$value);
+  let arguments = (ins Wire_Ptr:$pos, I64:$value, UnitAttr:$slack);
   let results = (outs Wire_Ptr:$result);
   let assemblyFormat = "$pos `,` $value attr-dict";
 }
