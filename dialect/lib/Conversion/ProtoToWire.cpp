@@ -1054,7 +1054,9 @@ private:
         ++n;
       ArrayRef<FieldOp> chunk = run.take_front(n);
       run = run.drop_front(n);
-      if (!bits || n == 1) {
+      // A lone field with a presence bit is tested before its room check
+      // too: absent, it costs the test alone.
+      if (!bits) {
         pos = encodeScalarChunk(e, chunk, pos);
         continue;
       }
