@@ -59,15 +59,32 @@ __attribute__((always_inline)) uint8_t *pbc_rt_put_varint(uint8_t *end,
   return start;
 }
 
-uint8_t *pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
+/* Inlined where the generated code has checked its room: it is called
+ * for every wide singular varint, and with the call gone the two forms
+ * share one spread7. */
+__attribute__((always_inline)) uint8_t *
+pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
 #ifdef PBC_WORD_VARINTS
-  if (v >= (UINT64_C(1) << 56)) return put_varint_long(end, v);
+  uint64_t x = spread7(v);
+  if (v >= (UINT64_C(1) << 56)) {
+    /* 9 and 10 bytes: as put_varint_long. */
+    uint8_t top = (uint8_t)(v >> 56);
+    x |= UINT64_C(0x8080808080808080);
+    if (top < 0x80) {
+      memcpy(end - 9, &x, 8);
+      end[-1] = top;
+      return end - 9;
+    }
+    memcpy(end - 10, &x, 8);
+    end[-2] = top;
+    end[-1] = 1;
+    return end - 10;
+  }
   size_t n = pbc_rt_varint_size(v);
   /* Continuation bits on all bytes but the last, then the varint moved to
    * the top of the word so that it ends at `end`; the word's low bytes land
    * in the free room below it. */
-  uint64_t x = spread7(v) |
-               (UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (n - 1))) - 1));
+  x |= UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (n - 1))) - 1);
   x <<= 8 * (8 - n);
   memcpy(end - 8, &x, 8);
   return end - n;

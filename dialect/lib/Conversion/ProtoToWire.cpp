@@ -652,9 +652,37 @@ private:
     for (ArrayRef<FieldOp> group : groups)
       if (!group.empty())
         total = addGroupSize(msg, group, total);
-    for (FieldOp field : rest)
-      total = addFieldSize(msg, field, total);
+    SmallVector<FieldOp> repeated;
+    for (FieldOp field : rest) {
+      if (field.isRepeated())
+        repeated.push_back(field);
+      else
+        total = addFieldSize(msg, field, total);
+    }
+    total = addRepeatedSizes(msg, repeated, total);
     b.create<LLVM::ReturnOp>(loc, total);
+  }
+
+  /// The repeated fields' sizes, behind one test of their OR-ed counts:
+  /// most messages leave most repeated fields empty, and a test (and the
+  /// registers of a loop) per empty field cost more than the OR.
+  Value addRepeatedSizes(Value msg, ArrayRef<FieldOp> fields, Value total) {
+    if (fields.size() < 2) {
+      for (FieldOp field : fields)
+        total = addFieldSize(msg, field, total);
+      return total;
+    }
+    Value counts;
+    for (FieldOp field : fields) {
+      Value n = load(i64, offsetPtr(fieldAddr(msg, field), 8));
+      counts = counts ? b.create<arith::OrIOp>(loc, counts, n) : n;
+    }
+    return addIf(isNonZero(counts), total, [&] {
+      Value t = cst(i64, 0);
+      for (FieldOp field : fields)
+        t = addFieldSize(msg, field, t);
+      return t;
+    });
   }
 
   /// `total + size()` when `cond` holds, else `total`: a branch, so an
@@ -1026,7 +1054,9 @@ private:
         ++n;
       ArrayRef<FieldOp> chunk = run.take_front(n);
       run = run.drop_front(n);
-      if (!bits || n == 1) {
+      // A lone field with a presence bit is tested before its room check
+      // too: absent, it costs the test alone.
+      if (!bits) {
         pos = encodeScalarChunk(e, chunk, pos);
         continue;
       }

@@ -261,11 +261,11 @@ struct PutFixedLowering : OpConversionPattern<PutFixedOp> {
   }
 };
 
-/// Strings and bytes: up to 16 bytes copied inline by two overlapping
+/// Strings and bytes: up to 64 bytes copied inline by two overlapping
 /// loads and stores (most strings are short, and a memcpy call costs more
 /// than the copy), longer ones by memcpy.
-///   n > 16 -> memcpy;  n >= 8 -> 2 x i64;  n >= 4 -> 2 x i32;
-///   n >= 1 -> bytes 0, n/2, n-1
+///   n > 64 -> memcpy;  n > 32 -> 2 x 32 bytes;  n > 16 -> 2 x 16 bytes;
+///   n >= 8 -> 2 x i64;  n >= 4 -> 2 x i32;  n >= 1 -> bytes 0, n/2, n-1
 struct PutDataLowering : OpConversionPattern<PutDataOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -284,6 +284,10 @@ struct PutDataLowering : OpConversionPattern<PutDataOp> {
     Block *dwords = e.newBlockBefore(lt8);
     Block *small = e.newBlockBefore(dwords);
     Block *big = e.newBlockBefore(small);
+    Block *vecs32 = e.newBlockBefore(big);
+    Block *over32 = e.newBlockBefore(vecs32);
+    Block *vecs16 = e.newBlockBefore(over32);
+    Block *over16 = e.newBlockBefore(vecs16);
 
     auto below = [&](int64_t bound) {
       return rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, n,
@@ -300,7 +304,16 @@ struct PutDataLowering : OpConversionPattern<PutDataOp> {
     };
 
     rw.setInsertionPointToEnd(before);
-    rw.create<LLVM::CondBrOp>(e.loc, below(17), small, big);
+    rw.create<LLVM::CondBrOp>(e.loc, below(17), small, over16);
+
+    rw.setInsertionPointToStart(over16);
+    rw.create<LLVM::CondBrOp>(e.loc, below(33), vecs16, over32);
+    rw.setInsertionPointToStart(vecs16);
+    copyEnds(VectorType::get({16}, e.i8), 16);
+    rw.setInsertionPointToStart(over32);
+    rw.create<LLVM::CondBrOp>(e.loc, below(65), vecs32, big);
+    rw.setInsertionPointToStart(vecs32);
+    copyEnds(VectorType::get({32}, e.i8), 32);
 
     rw.setInsertionPointToStart(big);
     rw.create<LLVM::MemcpyOp>(e.loc, start, src, n, /*isVolatile=*/false);

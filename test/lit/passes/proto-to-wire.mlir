@@ -41,11 +41,13 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: %[[VS:.*]] = wire.varint_size %[[WIDE]] : i64
 // CHECK: %[[WITHTAG:.*]] = arith.addi %[[VS]], %c1_i64
 // CHECK: arith.addi %[[TOTAL1]], %[[WITHTAG]]
-// Packed: one size over the run, zigzag folded into the element size.
+// The sub-message, then the repeated fields (summed last, see
+// size-groups.mlir). Packed: one size over the run, zigzag folded into the
+// element size.
+// CHECK: llvm.call @M_encoded_size(
 // CHECK: scf.for
 // CHECK: wire.zigzag_encode
 // CHECK: wire.varint_size
-// CHECK: llvm.call @M_encoded_size(
 
 // The encoder writes backwards from %arg1, highest field number first, each
 // value before its constant tag, and checks its room against the limit

@@ -14,6 +14,11 @@ proto.message @P file "g.proto" {
   proto.field "l" = 8 : int64 optional
   proto.field "m" = 9 : uint32 optional
 }
+proto.message @L file "g.proto" {
+  proto.field "a" = 1 : int32 optional
+  proto.field "s" = 2 : string optional
+  proto.field "b" = 3 : int64 optional
+}
 
 // Bits 0-7 (fields 1-8) are one group, bit 8 (field 9) another.
 // CHECK-LABEL: llvm.func @P_encoded_size(
@@ -88,3 +93,14 @@ proto.message @P file "g.proto" {
 // CHECK: wire.put_varint %{{.*}}, %[[B1V]]
 // CHECK: wire.put_bytes %{{.*}}, "\08"
 // CHECK: llvm.return
+
+// A lone field with a presence bit (b, between the unknown fields and the
+// string) is tested before its room check: absent, it costs the test alone.
+// CHECK-LABEL: llvm.func @pbc__L_enc(
+// CHECK: %[[LW:.*]] = llvm.load %arg0 : !llvm.ptr -> i32
+// CHECK: %[[LB:.*]] = arith.andi %[[LW]], %c4_i32
+// CHECK: %[[HASB:.*]] = arith.cmpi ne, %[[LB]], %c0_i32
+// CHECK: llvm.cond_br %[[HASB]], ^[[BBB:bb[0-9]+]], ^{{bb[0-9]+}}(
+// CHECK: ^[[BBB]]:
+// CHECK: %[[C11:.*]] = arith.constant 11 : i64
+// CHECK: arith.cmpi sge, %{{.*}}, %[[C11]]

@@ -69,12 +69,26 @@ llvm.func @put_varint_slack(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
   llvm.return %0 : !llvm.ptr
 }
 
-// Bytes: up to 16 copied inline by two overlapping loads and stores of 8,
-// 4 or 1 bytes, longer ones by memcpy.
+// Bytes: up to 64 copied inline by two overlapping loads and stores of 32,
+// 16, 8, 4 or 1 bytes, longer ones by memcpy.
 // CHECK-LABEL: llvm.func @put_data
 // CHECK: %[[START:.*]] = llvm.getelementptr %arg0[%{{.*}}]
 // CHECK: %[[SMALL:.*]] = llvm.icmp "ult" %arg2, %{{.*}} : i64
-// CHECK: llvm.cond_br %[[SMALL]], ^[[SMALLBB:bb[0-9]+]], ^[[BIG:bb[0-9]+]]
+// CHECK: llvm.cond_br %[[SMALL]], ^[[SMALLBB:bb[0-9]+]], ^[[OVER16:bb[0-9]+]]
+// CHECK: ^[[OVER16]]:
+// CHECK: %[[C33:.*]] = llvm.mlir.constant(33 : i64) : i64
+// CHECK: %[[LT33:.*]] = llvm.icmp "ult" %arg2, %[[C33]] : i64
+// CHECK: llvm.cond_br %[[LT33]], ^[[V16:bb[0-9]+]], ^[[OVER32:bb[0-9]+]]
+// CHECK: ^[[V16]]:
+// CHECK: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK: llvm.store %{{.*}}, %[[START]] {alignment = 1 : i64} : vector<16xi8>, !llvm.ptr
+// CHECK: ^[[OVER32]]:
+// CHECK: %[[C65:.*]] = llvm.mlir.constant(65 : i64) : i64
+// CHECK: %[[LT65:.*]] = llvm.icmp "ult" %arg2, %[[C65]] : i64
+// CHECK: llvm.cond_br %[[LT65]], ^[[V32:bb[0-9]+]], ^[[BIG:bb[0-9]+]]
+// CHECK: ^[[V32]]:
+// CHECK: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> vector<32xi8>
+// CHECK: llvm.store %{{.*}}, %[[START]] {alignment = 1 : i64} : vector<32xi8>, !llvm.ptr
 // CHECK: ^[[BIG]]:
 // CHECK: "llvm.intr.memcpy"(%[[START]], %arg1, %arg2)
 // CHECK: ^[[SMALLBB]]:
