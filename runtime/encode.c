@@ -22,11 +22,12 @@ static inline uint64_t spread7(uint64_t v) {
          ((x & UINT64_C(0x3f803f803f803f80)) << 1);
 }
 
-/* 9 and 10 bytes (v >= 2^56): the first eight bytes as one word, all with
- * their continuation bit, inside the varint; then the top 8 bits. */
-__attribute__((noinline)) static uint8_t *put_varint_long(uint8_t *end,
-                                                        uint64_t v) {
-  uint64_t x = spread7(v) | UINT64_C(0x8080808080808080);
+/* 9 and 10 bytes (v >= 2^56), from spread7(v): the first eight bytes as
+ * one word, all with their continuation bit, inside the varint; then the
+ * top 8 bits. */
+__attribute__((always_inline)) static inline uint8_t *
+put_spread_long(uint8_t *end, uint64_t spread, uint64_t v) {
+  uint64_t x = spread | UINT64_C(0x8080808080808080);
   uint8_t top = (uint8_t)(v >> 56);
   if (top < 0x80) {
     memcpy(end - 9, &x, 8);
@@ -37,6 +38,11 @@ __attribute__((noinline)) static uint8_t *put_varint_long(uint8_t *end,
   end[-2] = top;
   end[-1] = 1;
   return end - 10;
+}
+
+__attribute__((noinline)) static uint8_t *put_varint_long(uint8_t *end,
+                                                        uint64_t v) {
+  return put_spread_long(end, spread7(v), v);
 }
 #endif
 
@@ -66,20 +72,8 @@ __attribute__((always_inline)) uint8_t *
 pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
 #ifdef PBC_WORD_VARINTS
   uint64_t x = spread7(v);
-  if (v >= (UINT64_C(1) << 56)) {
-    /* 9 and 10 bytes: as put_varint_long. */
-    uint8_t top = (uint8_t)(v >> 56);
-    x |= UINT64_C(0x8080808080808080);
-    if (top < 0x80) {
-      memcpy(end - 9, &x, 8);
-      end[-1] = top;
-      return end - 9;
-    }
-    memcpy(end - 10, &x, 8);
-    end[-2] = top;
-    end[-1] = 1;
-    return end - 10;
-  }
+  if (v >= (UINT64_C(1) << 56))
+    return put_spread_long(end, x, v);
   size_t n = pbc_rt_varint_size(v);
   /* Continuation bits on all bytes but the last, then the varint moved to
    * the top of the word so that it ends at `end`; the word's low bytes land
