@@ -11,6 +11,7 @@
 #include <map>
 
 #include "codecs.h"
+#include "median_reporter.h"
 
 namespace {
 
@@ -86,30 +87,21 @@ void RegisterAll() {
                                      RunCodec, *d, c.make);
 }
 
-// Keeps each benchmark's median (or its only run) and prints, after the
-// runs, every time as a multiple of libprotobuf's in the same run.
-class RatioReporter : public benchmark::ConsoleReporter {
+// Prints, after the runs, every time per message as a multiple of
+// libprotobuf's in the same run.
+class RatioReporter : public MedianReporter {
 public:
-  void ReportRuns(const std::vector<Run> &runs) override {
-    for (const Run &run : runs) {
-      std::string name = run.run_name.function_name;
-      bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (median || (run.run_type == Run::RT_Iteration && !medians_.count(name)))
-        per_item_[name] = PerItem(run);
-      if (median) medians_[name] = true;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
+  RatioReporter() : MedianReporter(PerItem) {}
 
   void PrintRatios() const {
     printf("\n%-20s %-24s %14s %16s\n", "dataset", "contender", "ns/message",
            "libprotobuf / it");
-    for (const auto &[name, ns] : per_item_) {
+    for (const auto &[name, ns] : figures_) {
       size_t slash = name.find('/');
       std::string dataset = name.substr(0, slash), who = name.substr(slash + 1);
       bool parse = who.find("parse") != std::string::npos || who == "memcpy";
-      auto lib = per_item_.find(dataset + (parse ? "/libprotobuf_parse" : "/libprotobuf_serialize"));
-      double ratio = lib == per_item_.end() ? 0 : lib->second / ns;
+      auto lib = figures_.find(dataset + (parse ? "/libprotobuf_parse" : "/libprotobuf_serialize"));
+      double ratio = lib == figures_.end() ? 0 : lib->second / ns;
       printf("%-20s %-24s %14.1f %15.2fx\n", dataset.c_str(), who.c_str(), ns, ratio);
     }
   }
@@ -120,8 +112,6 @@ private:
     double items_per_s = run.counters.at("items_per_second").value;
     return items_per_s > 0 ? 1e9 / items_per_s : 0;
   }
-  std::map<std::string, double> per_item_;
-  std::map<std::string, bool> medians_;
 };
 
 }  // namespace

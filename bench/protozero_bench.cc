@@ -24,6 +24,7 @@
 
 #include "protozero_bench.pb.h"
 #include "protozero_bench.pbc.h"
+#include "median_reporter.h"
 
 #ifdef PBC_BENCH_HAVE_PROTOZERO
 #include <protozero/pbf_writer.hpp>
@@ -347,22 +348,12 @@ void BM_Nested_PbcWrite(benchmark::State &state) {
 
 // ---- The ratio table ------------------------------------------------------------------
 
-class RatioReporter : public benchmark::ConsoleReporter {
+// Prints, after the runs, every CPU time as a multiple of the speed of
+// light's and of libprotobuf's.
+class RatioReporter : public MedianReporter {
 public:
-  void ReportRuns(const std::vector<Run> &runs) override {
-    for (const Run &run : runs) {
-      bool median = run.run_type == Run::RT_Aggregate &&
-                    run.aggregate_name == "median";
-      std::string name = run.run_name.function_name;
-      if (run.run_type == Run::RT_Iteration && !seen_median_.count(name))
-        times_[name] = run.GetAdjustedCPUTime();
-      if (median) {
-        seen_median_[name] = true;
-        times_[name] = run.GetAdjustedCPUTime();
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
+  RatioReporter()
+      : MedianReporter([](const Run &run) { return run.GetAdjustedCPUTime(); }) {}
 
   void PrintRatios() const {
     printf("\n%-28s %10s %12s %14s\n", "benchmark", "ns", "x light",
@@ -370,8 +361,8 @@ public:
     for (const char *kase : {"Simple", "Nested"}) {
       std::string prefix = std::string("BM_") + kase + "_";
       auto get = [&](const char *impl) {
-        auto it = times_.find(prefix + impl);
-        return it == times_.end() ? 0.0 : it->second;
+        auto it = figures_.find(prefix + impl);
+        return it == figures_.end() ? 0.0 : it->second;
       };
       double light = get("SpeedOfLight"), lib = get("Libprotobuf");
       for (const char *impl : {"SpeedOfLight", "PbcStreaming",
@@ -385,9 +376,6 @@ public:
     }
   }
 
-private:
-  std::map<std::string, double> times_;
-  std::map<std::string, bool> seen_median_;
 };
 
 } // namespace

@@ -24,9 +24,7 @@ using namespace pbc::proto;
 using llvm::StringRef;
 
 std::string pbc::cppHeaderFileName(StringRef protoFile) {
-  StringRef stem = llvm::sys::path::filename(protoFile);
-  stem.consume_back(".proto");
-  return (stem + ".pbc.hpp").str();
+  return stemOf(protoFile) + ".pbc.hpp";
 }
 
 namespace {

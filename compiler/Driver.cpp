@@ -160,7 +160,7 @@ private:
       if (failed(pbc::emitHeader(module, file, os)))
         return 1;
       SmallString<256> path(dir);
-      sys::path::append(path, stemOf(file) + ".pbc.h");
+      sys::path::append(path, headerFileName(file));
       outputs[std::string(path)] = std::move(text);
       if (options.cppHeader) {
         std::string cpp;
@@ -168,7 +168,7 @@ private:
         if (failed(pbc::emitCppHeader(module, file, cppOs)))
           return 1;
         SmallString<256> cppPath(dir);
-        sys::path::append(cppPath, stemOf(file) + ".pbc.hpp");
+        sys::path::append(cppPath, cppHeaderFileName(file));
         outputs[std::string(cppPath)] = std::move(cpp);
       }
     }
@@ -230,12 +230,6 @@ Emit pbc::emitFromExtension(StringRef path) {
   if (path.ends_with(".h"))
     return Emit::Header;
   return Emit::Lib;
-}
-
-std::string pbc::stemOf(StringRef protoFile) {
-  StringRef name = sys::path::filename(protoFile);
-  name.consume_back(".proto");
-  return name.str();
 }
 
 void pbc::setUpContext(mlir::MLIRContext &context) {

@@ -66,9 +66,6 @@ int writeOutputs(const OutputMap &outputs);
 std::string depfile(llvm::StringRef target,
                     const std::vector<std::string> &deps);
 
-/// `dir/addressbook.proto` -> `addressbook`.
-std::string stemOf(llvm::StringRef protoFile);
-
 /// A context with every dialect pbc uses loaded and diagnostics set up the
 /// way the driver prints them.
 void setUpContext(mlir::MLIRContext &context);

@@ -30,10 +30,14 @@ using namespace pbc;
 using namespace pbc::proto;
 using llvm::StringRef;
 
+std::string pbc::stemOf(StringRef protoFile) {
+  StringRef name = llvm::sys::path::filename(protoFile);
+  name.consume_back(".proto");
+  return name.str();
+}
+
 std::string pbc::headerFileName(StringRef protoFile) {
-  StringRef stem = llvm::sys::path::filename(protoFile);
-  stem.consume_back(".proto");
-  return (stem + ".pbc.h").str();
+  return stemOf(protoFile) + ".pbc.h";
 }
 
 /// Alphanumerics stay, anything else becomes `_` and its hex code.

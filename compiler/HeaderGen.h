@@ -32,6 +32,9 @@ namespace pbc {
 mlir::LogicalResult emitHeader(mlir::ModuleOp module, llvm::StringRef protoFile,
                                llvm::raw_ostream &os);
 
+/// `dir/addressbook.proto` -> `addressbook`.
+std::string stemOf(llvm::StringRef protoFile);
+
 /// The name of the header for `protoFile`: "dir/addressbook.proto" ->
 /// "addressbook.pbc.h" (the stem of the last path component).
 std::string headerFileName(llvm::StringRef protoFile);

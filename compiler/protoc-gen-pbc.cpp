@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
+#include "HeaderGen.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/SmallString.h"

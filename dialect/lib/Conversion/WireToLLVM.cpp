@@ -100,6 +100,19 @@ struct Emitter {
     return after;
   }
 
+  /// To `more` when over `n` bytes are available, else to `fewer`; an
+  /// unchecked read (below the decoder's read limit) goes to `more`.
+  void branchIfMore(bool unchecked, Value avail, int64_t n, Block *more,
+                    Block *fewer) {
+    if (unchecked) {
+      rw.create<LLVM::BrOp>(loc, ValueRange(), more);
+      return;
+    }
+    Value over = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::sgt, avail,
+                                         cst(i64, n));
+    rw.create<LLVM::CondBrOp>(loc, over, more, fewer);
+  }
+
   Block *newBlockBefore(Block *next) {
     return rw.createBlock(next->getParent(), Region::iterator(next));
   }
@@ -384,13 +397,7 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
 
     rw.setInsertionPointToEnd(before);
     Value avail = e.ptrDiff(end, pos);
-    if (unchecked) {
-      rw.create<LLVM::BrOp>(e.loc, ValueRange(), first);
-    } else {
-      Value any = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt,
-                                          avail, e.cst(e.i64, 0));
-      rw.create<LLVM::CondBrOp>(e.loc, any, first, slow);
-    }
+    e.branchIfMore(unchecked, avail, 0, first, slow);
 
     rw.setInsertionPointToStart(first);
     int64_t lowest = isTag ? 8 : 0;
@@ -406,13 +413,7 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
     // Byte 0 has its continuation bit (or is a tag below 8, which the
     // runtime rejects: its value is complete, so the next check fails).
     rw.setInsertionPointToStart(second);
-    if (unchecked) {
-      rw.create<LLVM::BrOp>(e.loc, ValueRange(), twoBytes);
-    } else {
-      Value two = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sgt,
-                                          avail, e.cst(e.i64, 1));
-      rw.create<LLVM::CondBrOp>(e.loc, two, twoBytes, slow);
-    }
+    e.branchIfMore(unchecked, avail, 1, twoBytes, slow);
 
     rw.setInsertionPointToStart(twoBytes);
     Value b1 = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.gep(pos, 1));
