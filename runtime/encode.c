@@ -91,30 +91,37 @@ static void set_written(size_t *written, size_t n) {
   if (written != NULL) *written = n;
 }
 
-/* One walk: the encoder writes backwards from the end of the buffer,
- * checking its room, and the result moves to the front. Only when it does
- * not fit is the size computed, to tell the caller how much is needed. */
-pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
-                         size_t *written, pbc_size_fn size,
-                         pbc_encode_fn encode) {
-  /* No encoding reaches 2 GiB (see below): a larger cap only means "no
-   * limit", and clamping it keeps buf + cap a valid pointer. */
-  if (cap > (size_t)INT32_MAX) cap = (size_t)INT32_MAX;
-  /* An empty message writes nothing, and buf may be NULL when cap is 0. */
-  uint8_t *start = buf ? encode(m, buf + cap, buf) : NULL;
-  size_t n = start ? (size_t)(buf + cap - start) : size(m);
+/* The message did not fit (or there was no buffer): its size tells the
+ * caller how big a buffer to retry with. Out of line: the fitting case is
+ * the one to keep short. */
+__attribute__((noinline)) static pbc_status
+encode_did_not_fit(const void *m, size_t *written, pbc_size_fn size) {
+  size_t n = size(m);
   /* libprotobuf refuses to serialize 2 GiB or more, and lengths on the wire
    * are read back as int32, so neither side could use such a message. */
   if (n > INT32_MAX) {
     set_written(written, 0);
     return PBC_ERR_TOO_LARGE;
   }
-  if (start == NULL && n > 0) {
-    /* Tells the caller how big a buffer to retry with. */
-    set_written(written, n);
-    return PBC_ERR_BUFFER_TOO_SMALL;
-  }
-  if (n > 0 && start != buf) memmove(buf, start, n);
+  set_written(written, n);
+  return n == 0 ? PBC_OK : PBC_ERR_BUFFER_TOO_SMALL;
+}
+
+/* One walk: the encoder writes backwards from the end of the buffer,
+ * checking its room, and the result moves to the front. Only when it does
+ * not fit is the size computed, to tell the caller how much is needed. */
+pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
+                         size_t *written, pbc_size_fn size,
+                         pbc_encode_fn encode) {
+  /* No encoding reaches 2 GiB: a larger cap only means "no limit", and
+   * clamping it keeps buf + cap a valid pointer. What fits in the clamped
+   * cap is below INT32_MAX, so only the size path checks the limit. */
+  if (cap > (size_t)INT32_MAX) cap = (size_t)INT32_MAX;
+  /* An empty message writes nothing, and buf may be NULL when cap is 0. */
+  uint8_t *start = buf ? encode(m, buf + cap, buf) : NULL;
+  if (start == NULL) return encode_did_not_fit(m, written, size);
+  size_t n = (size_t)(buf + cap - start);
+  if (start != buf) memmove(buf, start, n);
   set_written(written, n);
   return PBC_OK;
 }
