@@ -416,7 +416,9 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
     e.branchIfMore(unchecked, avail, 1, twoBytes, slow);
 
     rw.setInsertionPointToStart(twoBytes);
-    Value b1 = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.gep(pos, 1));
+    // Inbounds like the fast path's `advance(pos, 1)`: LLVM merges the two,
+    // and a plain GEP there would hide that the position is not null.
+    Value b1 = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.advance(pos, 1));
     Value low = rw.create<LLVM::AndOp>(e.loc, v0, e.cst(valueTy, 0x7f));
     Value high = rw.create<LLVM::ShlOp>(
         e.loc, rw.create<LLVM::ZExtOp>(e.loc, valueTy, b1), e.cst(valueTy, 7));
