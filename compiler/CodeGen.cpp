@@ -111,8 +111,8 @@ void applyCallingConvention(Module &module, const Triple &triple) {
 
 namespace pbc {
 
-CodeGen::CodeGen(const CodeGenOptions &options, TargetMachine *machine)
-    : options(options), machine(machine) {}
+CodeGen::CodeGen(const CodeGenOptions &options, const Target *target)
+    : options(options), target(target) {}
 
 CodeGen::~CodeGen() = default;
 
@@ -154,17 +154,22 @@ CodeGen::create(const CodeGenOptions &options) {
     return makeError("unknown CPU '" + resolved.cpu + "' for target '" +
                      resolved.triple + "' (e.g. --mcpu=" + baselineCpu(triple) +
                      ", or native)");
-  CodeGenOptLevel level = resolved.optLevel == 0   ? CodeGenOptLevel::None
-                          : resolved.optLevel == 1 ? CodeGenOptLevel::Less
-                          : resolved.optLevel == 2 ? CodeGenOptLevel::Default
-                                                   : CodeGenOptLevel::Aggressive;
-  TargetMachine *machine = target->createTargetMachine(
-      resolved.triple, resolved.cpu, baselineFeatures(triple), TargetOptions(),
-      Reloc::PIC_, std::nullopt, level);
-  if (!machine)
+  std::unique_ptr<CodeGen> codegen(new CodeGen(resolved, target));
+  codegen->machine = codegen->createMachine();
+  if (!codegen->machine)
     return makeError("cannot create a target machine for '" +
                      resolved.triple + "' (cpu '" + resolved.cpu + "')");
-  return std::unique_ptr<CodeGen>(new CodeGen(resolved, machine));
+  return codegen;
+}
+
+std::unique_ptr<TargetMachine> CodeGen::createMachine() const {
+  CodeGenOptLevel level = options.optLevel == 0   ? CodeGenOptLevel::None
+                          : options.optLevel == 1 ? CodeGenOptLevel::Less
+                          : options.optLevel == 2 ? CodeGenOptLevel::Default
+                                                  : CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<TargetMachine>(target->createTargetMachine(
+      options.triple, options.cpu, baselineFeatures(Triple(options.triple)),
+      TargetOptions(), Reloc::PIC_, std::nullopt, level));
 }
 
 /// Links the runtime in. Its functions become weak_odr (as do the generated
@@ -349,7 +354,12 @@ Expected<std::string> CodeGen::emit(Module &module, OutputKind kind) {
     CodeGenFileType type = kind == OutputKind::Object
                                ? CodeGenFileType::ObjectFile
                                : CodeGenFileType::AssemblyFile;
-    if (machine->addPassesToEmitFile(pm, stream, nullptr, type))
+    // A target machine per object: LLVM's ELF object-file lowering keeps
+    // the globals of each module's llvm.used in a set it never clears, so a
+    // later module's global allocated where an earlier module's used one
+    // was freed got SHF_GNU_RETAIN and a section of its own, now and then.
+    std::unique_ptr<TargetMachine> emitter = createMachine();
+    if (emitter->addPassesToEmitFile(pm, stream, nullptr, type))
       return makeError("the target cannot emit this file type");
     pm.run(module);
     return std::string(buffer.str());

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace llvm {
+class Target;
 class TargetMachine;
 }
 
@@ -58,7 +59,8 @@ public:
   llvm::LLVMContext &getContext() { return context; }
 
 private:
-  CodeGen(const CodeGenOptions &options, llvm::TargetMachine *machine);
+  CodeGen(const CodeGenOptions &options, const llvm::Target *target);
+  std::unique_ptr<llvm::TargetMachine> createMachine() const;
   llvm::Error linkRuntime(llvm::Module &module);
   void optimize(llvm::Module &module);
   /// A timer for one stage under options.timing (a no-op without -v).
@@ -68,6 +70,9 @@ private:
 
   CodeGenOptions options;
   llvm::LLVMContext context;
+  const llvm::Target *target;
+  // Data layout, features and the optimization pipeline; code generation
+  // makes a machine of its own per module (see emit).
   std::unique_ptr<llvm::TargetMachine> machine;
 };
 
