@@ -1,5 +1,5 @@
-// Parse and serialize, pbc against libprotobuf 3.21 and the speed of light, in
-// one run: Google's datasets (bench/data), a string-heavy and a packed-heavy
+// Parse and serialize, pbc against libprotobuf 3.21, upb (when libupb-dev is
+// installed) and the speed of light, in one run: Google's datasets (bench/data), a string-heavy and a packed-heavy
 // synthetic dataset, and UTF-8 validation inside a proto3 string parse. Times
 // are per message; a ratio table follows the runs.
 //
@@ -39,6 +39,10 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, true); }},
       {"pbc_encode",
        [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, false); }},
+#ifdef PBC_BENCH_HAVE_UPB
+      {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
+      {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},
+#endif
   };
   return all;
 }
@@ -82,7 +86,8 @@ void RegisterAll() {
                                    RunCodec, d, c.make);
   for (const Dataset *d : {&kUtf8Ascii, &kUtf8Mixed, &kUtf8Short})
     for (const Contender &c : Contenders())
-      if (std::string(c.name) == "libprotobuf_parse" || std::string(c.name) == "pbc_parse")
+      if (std::string(c.name) == "libprotobuf_parse" || std::string(c.name) == "pbc_parse" ||
+          std::string(c.name) == "upb_parse")
         benchmark::RegisterBenchmark((std::string(d->name) + "/" + c.name).c_str(),
                                      RunCodec, *d, c.make);
 }

@@ -14,6 +14,15 @@
 
 using namespace pbcbench;
 
+// What Make knows, for `--codecs` (callgrind.sh and lit ask which peers were built).
+static const char *const kCodecs[] = {
+    "libprotobuf_parse", "libprotobuf_parse_arena", "libprotobuf_serialize", "pbc_parse",
+    "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode",
+#ifdef PBC_BENCH_HAVE_UPB
+    "upb_parse",         "upb_serialize",
+#endif
+};
+
 static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "libprotobuf_parse") return std::make_unique<LibprotobufParse>(d);
   if (codec == "libprotobuf_parse_arena") return std::make_unique<LibprotobufArenaParse>(d);
@@ -22,12 +31,20 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "pbc_parse_copy") return std::make_unique<PbcParse>(d, true);
   if (codec == "pbc_size_encode") return std::make_unique<PbcSerialize>(d, true);
   if (codec == "pbc_encode") return std::make_unique<PbcSerialize>(d, false);
+#ifdef PBC_BENCH_HAVE_UPB
+  if (codec == "upb_parse") return std::make_unique<UpbParse>(d);
+  if (codec == "upb_serialize") return std::make_unique<UpbSerialize>(d);
+#endif
   return nullptr;
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && std::string(argv[1]) == "--codecs") {
+    for (const char *c : kCodecs) printf("%s\n", c);
+    return 0;
+  }
   if (argc != 4) {
-    fprintf(stderr, "usage: %s DATASET CODEC PASSES\n", argv[0]);
+    fprintf(stderr, "usage: %s DATASET CODEC PASSES | --codecs\n", argv[0]);
     return 2;
   }
   const Dataset *d = FindDataset(argv[1]);

@@ -18,6 +18,7 @@ public:
 
   void ReportRuns(const std::vector<Run> &runs) override {
     for (const Run &run : runs) {
+      if (run.error_occurred) continue;  // no counters: the console shows the error
       std::string name = run.run_name.function_name;
       bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       if (median || (run.run_type == Run::RT_Iteration && !medians_.count(name)))

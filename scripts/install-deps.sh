@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 llvm-19-tools
   libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev libprotozero-dev
+  libupb-dev  # bench/: upb as a measured peer
   cmake ninja-build python3
   pkg-config make  # test/install: the installed pbc.pc, the Makefile example
   # cross tests (test/e2e/cross-*.test): link for and run on aarch64/riscv64

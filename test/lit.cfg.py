@@ -115,3 +115,9 @@ if lit_config.params.get("pbc_sanitize"):
 if os.path.exists(os.path.join(bin_dir, "pbc_bench_datasets")):
     config.available_features.add("bench")
     config.substitutions.append(("%bench_bin", bin_dir))
+    # upb is an optional peer (libupb-dev): its codecs are there when bench/ found it.
+    import subprocess
+    counter = os.path.join(bin_dir, "pbc_bench_instructions")
+    if os.path.exists(counter) and "upb_parse" in subprocess.run(
+            [counter, "--codecs"], capture_output=True, text=True).stdout.split():
+        config.available_features.add("bench-upb")
