@@ -3,6 +3,7 @@
 
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -174,8 +175,12 @@ std::unique_ptr<TargetMachine> CodeGen::createMachine() const {
 
 /// Links the runtime in. Its functions become weak_odr (as do the generated
 /// ones) so two pbc libraries, or two objects sharing an import, never clash
-/// at link time, while LLVM may still inline them.
-Error CodeGen::linkRuntime(Module &module) {
+/// at link time, while LLVM may still inline them. With `inlineOnly`, only
+/// the runtime functions the module calls come in, as available_externally:
+/// LLVM inlines them and emits none, the archive's runtime object defines
+/// them. Optimizing and generating the whole runtime again for every .proto
+/// file took most of a small file's compile time.
+Error CodeGen::linkRuntime(Module &module, bool inlineOnly) {
   StringRef bytes = runtimeBitcodeFor(Triple(module.getTargetTriple()).getArch());
   auto runtime =
       parseBitcodeFile(MemoryBufferRef(bytes, "pbc_runtime.bc"), context);
@@ -206,11 +211,20 @@ Error CodeGen::linkRuntime(Module &module) {
     if (f.getFnAttribute("target-features").getValueAsString() == baseline)
       f.removeFnAttr("target-features");
   }
-  if (Linker::linkModules(module, std::move(*runtime)))
-    return makeError("cannot link the pbc runtime into the module");
-  for (Function &f : module)
+  StringSet<> runtimeFunctions;
+  for (Function &f : rt)
     if (!f.isDeclaration() && !f.hasLocalLinkage())
-      f.setLinkage(GlobalValue::WeakODRLinkage);
+      runtimeFunctions.insert(f.getName());
+  unsigned flags = inlineOnly ? Linker::Flags::LinkOnlyNeeded : Linker::Flags::None;
+  if (Linker::linkModules(module, std::move(*runtime), flags))
+    return makeError("cannot link the pbc runtime into the module");
+  for (Function &f : module) {
+    if (f.isDeclaration() || f.hasLocalLinkage())
+      continue;
+    bool external = inlineOnly && runtimeFunctions.contains(f.getName());
+    f.setLinkage(external ? GlobalValue::AvailableExternallyLinkage
+                          : GlobalValue::WeakODRLinkage);
+  }
   // runtime/utf8.c checks the CPU for AVX2 at run time unless it is told
   // the target has it; folding the answer in drops the check.
   if (GlobalVariable *avx2 = module.getGlobalVariable("pbc_rt_target_avx2")) {
@@ -312,8 +326,23 @@ void CodeGen::optimize(Module &module) {
   pm.run(module, mam);
 }
 
+Expected<std::unique_ptr<Module>> CodeGen::buildRuntimeModule() {
+  auto module = std::make_unique<Module>("pbc_runtime", context);
+  module->setTargetTriple(options.triple);
+  module->setDataLayout(machine->createDataLayout());
+  module->setSourceFileName("pbc_runtime");
+  mlir::TimingScope linking = stage("link the runtime bitcode");
+  if (Error e = linkRuntime(*module, /*inlineOnly=*/false))
+    return std::move(e);
+  linking.stop();
+  mlir::TimingScope optimizing = stage("LLVM optimization");
+  optimize(*module);
+  return module;
+}
+
 Expected<std::unique_ptr<Module>>
-CodeGen::buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, StringRef name) {
+CodeGen::buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, StringRef name,
+                     bool runtimeInOwnObject) {
   mlir::TimingScope translating = stage("translate to LLVM IR");
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(*module, context, name);
@@ -327,7 +356,7 @@ CodeGen::buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, StringRef name) {
   llvmModule->setSourceFileName(name);
   translating.stop();
   mlir::TimingScope linking = stage("link the runtime bitcode");
-  if (Error e = linkRuntime(*llvmModule))
+  if (Error e = linkRuntime(*llvmModule, runtimeInOwnObject))
     return std::move(e);
   linking.stop();
   mlir::TimingScope optimizing = stage("LLVM optimization");

@@ -49,9 +49,15 @@ public:
 
   /// Translates a module in the LLVM dialect, links the runtime into it and
   /// optimizes it. The MLIR module is freed once translated: both forms of
-  /// a 5,000-message schema at once doubled the peak memory.
+  /// a 5,000-message schema at once doubled the peak memory. With
+  /// `runtimeInOwnObject`, the runtime is only inlined: the code expects
+  /// the object of buildRuntimeModule next to it (an archive has both).
   llvm::Expected<std::unique_ptr<llvm::Module>>
-  buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, llvm::StringRef name);
+  buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, llvm::StringRef name,
+              bool runtimeInOwnObject);
+
+  /// The whole runtime, optimized, as a module of its own.
+  llvm::Expected<std::unique_ptr<llvm::Module>> buildRuntimeModule();
 
   /// Serializes an optimized module in the given form.
   llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind);
@@ -61,7 +67,7 @@ public:
 private:
   CodeGen(const CodeGenOptions &options, const llvm::Target *target);
   std::unique_ptr<llvm::TargetMachine> createMachine() const;
-  llvm::Error linkRuntime(llvm::Module &module);
+  llvm::Error linkRuntime(llvm::Module &module, bool inlineOnly);
   void optimize(llvm::Module &module);
   /// A timer for one stage under options.timing (a no-op without -v).
   mlir::TimingScope stage(llvm::StringRef name) {

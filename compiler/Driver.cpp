@@ -101,7 +101,8 @@ public:
       return fail(toString(codegen.takeError()));
 
     if (kind != Emit::Lib) {
-      auto text = compile(**codegen, module, {}, kind, output);
+      auto text = compile(**codegen, module, {}, kind, output,
+                          /*runtimeInOwnObject=*/false);
       if (!text)
         return fail(toString(text.takeError()));
       outputs[output] = std::move(*text);
@@ -109,15 +110,27 @@ public:
     }
 
     // One object per .proto file: two libraries that share an import then
-    // share its object's symbols instead of clashing.
+    // share its object's symbols instead of clashing. The runtime is an
+    // object of its own (weak symbols, like the rest), which the others
+    // inline from but do not repeat.
     std::vector<pbc::ArchiveMember> members;
     for (auto file : module.getOps<pbc::proto::FileOp>()) {
       std::string name = file.getName().str();
-      auto object = compile(**codegen, module, {name}, Emit::Obj, name);
+      auto object = compile(**codegen, module, {name}, Emit::Obj, name,
+                            /*runtimeInOwnObject=*/true);
       if (!object)
         return fail(toString(object.takeError()));
       members.push_back({memberNameOf(name), std::move(*object)});
     }
+    auto runtime = (*codegen)->buildRuntimeModule();
+    if (!runtime)
+      return fail(toString(runtime.takeError()));
+    auto runtimeObject =
+        (*codegen)->emit(**runtime, pbc::OutputKind::Object);
+    if (!runtimeObject)
+      return fail(toString(runtimeObject.takeError()));
+    // Not a name memberNameOf gives a .proto file (those end in .pbc.o).
+    members.push_back({"pbc_runtime.o", std::move(*runtimeObject)});
     mlir::TimingScope archiveTime = stage("archive");
     auto archive = pbc::writeArchive(members);
     if (!archive)
@@ -185,7 +198,7 @@ private:
   /// empty) and returns it in the form `kind` asks for.
   Expected<std::string> compile(pbc::CodeGen &codegen, mlir::ModuleOp module,
                                 ArrayRef<std::string> files, Emit kind,
-                                StringRef name) {
+                                StringRef name, bool runtimeInOwnObject) {
     mlir::TimingScope lowerTime = stage("MLIR: lower to the LLVM dialect");
     mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
     mlir::PassManager pm(&context);
@@ -196,7 +209,8 @@ private:
       return createStringError(inconvertibleErrorCode(),
                                "lowering to LLVM failed");
     lowerTime.stop();
-    auto llvmModule = codegen.buildModule(std::move(copy), name);
+    auto llvmModule =
+        codegen.buildModule(std::move(copy), name, runtimeInOwnObject);
     if (!llvmModule)
       return llvmModule.takeError();
     pbc::OutputKind out = kind == Emit::LLVM  ? pbc::OutputKind::LLVMIR
