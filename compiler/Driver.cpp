@@ -16,6 +16,7 @@
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -194,13 +195,51 @@ private:
     return 0;
   }
 
+  /// What lowering code for `files` needs of the laid-out module: their
+  /// files, messages and enums, the enums their fields use, and the
+  /// messages their fields use as declarations only (name, file and layout,
+  /// no fields: their code is another file's). Copying the whole module
+  /// for each file made an import chain quadratic.
+  mlir::OwningOpRef<mlir::ModuleOp> copyFor(mlir::ModuleOp module,
+                                            ArrayRef<std::string> files) {
+    if (files.empty())
+      return module.clone();
+    StringSet<> mine(files);
+    StringSet<> used;
+    for (auto m : module.getOps<pbc::proto::MessageOp>())
+      if (mine.contains(m.getFile()))
+        for (pbc::proto::FieldOp field : m.getFields())
+          if (auto type = field.getTypeNameAttr())
+            used.insert(type.getValue());
+    auto copy = mlir::ModuleOp::create(module.getLoc());
+    copy->setAttrs(module->getAttrs());
+    mlir::OpBuilder builder = mlir::OpBuilder::atBlockEnd(copy.getBody());
+    for (mlir::Operation &op : module.getOps()) {
+      if (auto file = dyn_cast<pbc::proto::FileOp>(op)) {
+        if (mine.contains(file.getName()))
+          builder.clone(op);
+      } else if (auto e = dyn_cast<pbc::proto::EnumOp>(op)) {
+        if (mine.contains(e.getFile()) || used.contains(e.getSymName()))
+          builder.clone(op);
+      } else if (auto m = dyn_cast<pbc::proto::MessageOp>(op)) {
+        if (mine.contains(m.getFile()))
+          builder.clone(op);
+        else if (used.contains(m.getSymName()))
+          builder.cloneWithoutRegions(op)->getRegion(0).emplaceBlock();
+      } else {
+        builder.clone(op);
+      }
+    }
+    return copy;
+  }
+
   /// Lowers a copy of the laid-out module (code for `files`, all when
   /// empty) and returns it in the form `kind` asks for.
   Expected<std::string> compile(pbc::CodeGen &codegen, mlir::ModuleOp module,
                                 ArrayRef<std::string> files, Emit kind,
                                 StringRef name, bool runtimeInOwnObject) {
     mlir::TimingScope lowerTime = stage("MLIR: lower to the LLVM dialect");
-    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
+    mlir::OwningOpRef<mlir::ModuleOp> copy = copyFor(module, files);
     mlir::PassManager pm(&context);
     pbc::buildLowerToLLVMPipeline(pm, files);
     if (lowerTime)

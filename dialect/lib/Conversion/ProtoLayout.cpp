@@ -137,8 +137,12 @@ void layOut(MessageOp message) {
 
 struct ProtoLayoutPass : pbc::impl::ProtoLayoutBase<ProtoLayoutPass> {
   void runOnOperation() override {
+    // A message with a size keeps its layout: the driver lays the whole
+    // schema out once, then lowers each file from a copy that declares the
+    // other files' messages without their fields.
     for (auto message : getOperation().getOps<MessageOp>())
-      layOut(message);
+      if (!message.getSize())
+        layOut(message);
   }
 };
 } // namespace

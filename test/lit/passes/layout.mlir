@@ -97,3 +97,11 @@ proto.message @E file "a.proto" map_entry {
   // CHECK: "value" = 2 : int32 optional {offset = 16 : i64}
   proto.field "value" = 2 : int32 optional
 }
+
+// A message laid out already keeps its layout: the driver lowers each file
+// from a copy where other files' messages are declared without fields.
+// CHECK-LABEL: proto.message @Declared
+// CHECK-SAME: align = 8 : i64, presence_words = 1 : i64, size = 64 : i64} {
+// CHECK-NEXT: {{^  }$}}
+proto.message @Declared file "b.proto" attributes {align = 8 : i64, presence_words = 1 : i64, size = 64 : i64} {
+}
