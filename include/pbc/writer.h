@@ -317,42 +317,100 @@ static inline unsigned pbc__clz64(uint64_t x) {
 #define pbc__clz32(x) (pbc__clz64((uint64_t)(x) << 32))
 #endif
 
+/* The low 28 bits of v as 4 groups of 7 bits, one per byte. Adding the
+ * bits above a group's end to themselves moves them up by one bit. */
+static PBC_ALWAYS_INLINE uint32_t pbc__spread28(uint32_t v) {
+  v += v & ~0x7fu;
+  v += v & ~0x7fffu;
+  v += v & ~0x7fffffu;
+  return v;
+}
+
+/* For a varint whose highest set bit is `hi`: its continuation bits (of
+ * the first 8 bytes) and its length. Two loads beat computing them from
+ * the highest non-zero byte (bsr, shifts, a subtraction). */
+static PBC_ALWAYS_INLINE uint64_t pbc__varint_cont(unsigned hi) {
+  static const uint64_t cont[64] = {
+      0x0ull, 0x0ull, 0x0ull, 0x0ull,
+      0x0ull, 0x0ull, 0x0ull, 0x80ull,
+      0x80ull, 0x80ull, 0x80ull, 0x80ull,
+      0x80ull, 0x80ull, 0x8080ull, 0x8080ull,
+      0x8080ull, 0x8080ull, 0x8080ull, 0x8080ull,
+      0x8080ull, 0x808080ull, 0x808080ull, 0x808080ull,
+      0x808080ull, 0x808080ull, 0x808080ull, 0x808080ull,
+      0x80808080ull, 0x80808080ull, 0x80808080ull, 0x80808080ull,
+      0x80808080ull, 0x80808080ull, 0x80808080ull, 0x8080808080ull,
+      0x8080808080ull, 0x8080808080ull, 0x8080808080ull, 0x8080808080ull,
+      0x8080808080ull, 0x8080808080ull, 0x808080808080ull, 0x808080808080ull,
+      0x808080808080ull, 0x808080808080ull, 0x808080808080ull, 0x808080808080ull,
+      0x808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
+      0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
+      0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
+      0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
+  };
+  return cont[hi];
+}
+static PBC_ALWAYS_INLINE unsigned pbc__varint_len(unsigned hi) {
+  static const uint8_t len[64] = {
+      1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+      3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
+      5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7,
+      7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
+  };
+  return len[hi];
+}
+
 /* Writes v as a varint; may write up to 10 bytes past p whatever its
  * length. No loop: the 7-bit groups are spread into a register (one pdep
- * where BMI2 is fast), the continuation bits go on every byte below the
- * highest non-zero one, and one store writes them. Small values take
- * shorter paths; each call site predicts its own. */
+ * where BMI2 is fast), the continuation bits and the length come from the
+ * highest set bit, and one store writes them. Small values take shorter
+ * paths; each call site predicts its own. */
 static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint(uint8_t *p, uint64_t v) {
   if (v < (1u << 7)) {
     pbc__store_le16(p, (uint32_t)v);
     return p + 1;
   }
   if (v < (1u << 14)) {
-    pbc__store_le16(p, (uint32_t)((v & 0x7f) | 0x80 | ((v >> 7) << 8)));
+    pbc__store_le16(p, (uint32_t)(v + (v & ~0x7fu) + 0x80));
     return p + 2;
   }
+  unsigned hi = 63 - pbc__clz64(v);
   if (v < (1u << 28)) {
-    uint32_t x = (uint32_t)((v & 0x7f) | ((v << 1) & 0x7f00) |
-                            ((v << 2) & 0x7f0000) | ((v << 3) & 0x7f000000));
-    unsigned top = (31 - pbc__clz32(x)) & ~7u; /* first bit of the top byte */
-    pbc__store_le32(p, x | (0x80808000u >> (32 - top))); /* top >= 16 */
-    return p + (top >> 3) + 1;
+    pbc__store_le32(p, pbc__spread28((uint32_t)v) |
+                           (uint32_t)pbc__varint_cont(hi));
+    return p + pbc__varint_len(hi);
   }
 #if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
   uint64_t x = __builtin_ia32_pdep_di(v, 0x7f7f7f7f7f7f7f7full);
 #else
   uint64_t x = pbc__spread7(v);
 #endif
-  if (PBC_LIKELY(v < (1ull << 56))) {
-    unsigned top = (63 - pbc__clz64(x)) & ~7u;
-    pbc__store_le64(p, x | (0x8080808080808000ull >> (64 - top))); /* top >= 32 */
-    return p + (top >> 3) + 1;
-  }
+  pbc__store_le64(p, x | pbc__varint_cont(hi));
+  uint32_t top = (uint32_t)(v >> 56);
   /* 9 or 10 bytes: bits 56-62 with bit 63 as their continuation bit, then
    * bit 63. */
-  pbc__store_le64(p, x | 0x8080808080808080ull);
-  pbc__store_le16(p + 8, (uint32_t)((v >> 56) | ((v >> 63) << 8)));
-  return p + 9 + (v >> 63);
+  if (PBC_UNLIKELY(top != 0)) pbc__store_le16(p + 8, top + ((top & 0x80) << 1));
+  return p + pbc__varint_len(hi);
+}
+
+/* The same for a 32-bit value (at most 5 bytes, one store). */
+static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint32(uint8_t *p, uint32_t v) {
+  if (v < (1u << 7)) {
+    pbc__store_le16(p, v);
+    return p + 1;
+  }
+  if (v < (1u << 14)) {
+    pbc__store_le16(p, v + (v & ~0x7fu) + 0x80);
+    return p + 2;
+  }
+  if (v < (1u << 28)) {
+    unsigned hi = 31 - pbc__clz32(v);
+    pbc__store_le32(p, pbc__spread28(v) | (uint32_t)pbc__varint_cont(hi));
+    return p + pbc__varint_len(hi);
+  }
+  pbc__store_le64(p, (pbc__spread28(v & 0x0fffffffu) | 0x80808080u) |
+                         (uint64_t)(v >> 28) << 32);
+  return p + 5;
 }
 
 /* The length a nested message's 4 reserved bytes get: 7 -> 87 80 80 00. */
@@ -417,6 +475,13 @@ PBC_COLD pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag,
                                       unsigned tag_len, uint32_t end_tag);
 PBC_COLD size_t pbc__msg_finalize_slow(pbc_msg *m);
 
+static PBC_ALWAYS_INLINE uint8_t *pbc__prepare(pbc_msg *m, pbc_writer **w,
+                                               size_t need) {
+  uint8_t *p = pbc__msg_prepare(m, need);
+  *w = m->writer;
+  return p;
+}
+
 /* ---- Appending to a message ------------------------------------------------
  * The generated T_w_* functions call the *_tag_* forms with constant tags;
  * the *_field forms take a field number and are for hand-written code.
@@ -444,7 +509,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_varint(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 10)))
-    p = pbc__msg_prepare(m, tag_len + 10);
+    p = pbc__prepare(m, &w, tag_len + 10);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
   w->cur = pbc__put_varint(p, v);
 }
@@ -457,9 +522,32 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_varint32(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 8)))
-    p = pbc__msg_prepare(m, tag_len + 8);
+    p = pbc__prepare(m, &w, tag_len + 8);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
-  w->cur = pbc__put_varint(p, v); /* below 2^56: at most one 8-byte store */
+  w->cur = pbc__put_varint32(p, v);
+}
+
+/* An int32 or enum value: sign-extended to 64 bits as libprotobuf writes
+ * it, so a negative one is 10 bytes, whose last 6 do not depend on it. */
+static PBC_ALWAYS_INLINE void pbc_msg_append_tag_int32(pbc_msg *m,
+                                                       uint64_t tag,
+                                                       unsigned tag_len,
+                                                       int32_t v) {
+  pbc_writer *w = m->writer;
+  uint8_t *p = w->cur;
+  if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 10)))
+    p = pbc__prepare(m, &w, tag_len + 10);
+  if (tag_len) p = pbc__put_tag(p, tag, tag_len);
+  uint32_t u = (uint32_t)v;
+  if (u < 0x80 || PBC_LIKELY(v >= 0)) { /* one compare for small values */
+    w->cur = pbc__put_varint32(p, u);
+    return;
+  }
+  pbc__store_le64(p, (pbc__spread28(u & 0x0fffffffu) | 0x80808080u) |
+                         (uint64_t)((u >> 28) | 0xf0u) << 32 |
+                         0xffffff0000000000ull);
+  pbc__store_le16(p + 8, 0x01ff);
+  w->cur = p + 10;
 }
 
 static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed32(pbc_msg *m,
@@ -469,7 +557,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed32(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 4)))
-    p = pbc__msg_prepare(m, tag_len + 8);
+    p = pbc__prepare(m, &w, tag_len + 8);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
   pbc__store_le32(p, v);
   w->cur = p + 4;
@@ -482,7 +570,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed64(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 8)))
-    p = pbc__msg_prepare(m, tag_len + 8);
+    p = pbc__prepare(m, &w, tag_len + 8);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
   pbc__store_le64(p, v);
   w->cur = p + 8;
@@ -499,7 +587,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_bytes(pbc_msg *m,
     /* Short values: tag and length byte in one store, an inline copy. */
     uint8_t *p = w->cur;
     if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 1 + 32)))
-      p = pbc__msg_prepare(m, tag_len + 1 + 32);
+      p = pbc__prepare(m, &w, tag_len + 1 + 32);
     pbc__store_le64(p, tag | ((uint64_t)size << (8 * tag_len)));
     p += tag_len + 1;
     pbc__copy_small(p, data, size);
