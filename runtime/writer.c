@@ -48,13 +48,14 @@ size_t pbc_writer_chunk_used(pbc_writer *w) {
   return (size_t)(w->cur - w->chunk_begin);
 }
 
-/* The slow-path view of m's reserved length bytes, which lie contiguous at
- * m->size_field in the current chunk. */
+/* The slow-path view of m's reserved length bytes, which lie contiguous
+ * before m->body in the current chunk. */
 static void record_size_location(pbc_writer *w, pbc_msg *m) {
+  uint8_t *field = m->body - 4;
   m->size_chunk = w->chunk_id;
-  m->size_offset = (uint32_t)(m->size_field - w->chunk_begin);
+  m->size_offset = (uint32_t)(field - w->chunk_begin);
   for (int i = 0; i < 4; i++) {
-    m->size_at[i] = m->size_field + i;
+    m->size_at[i] = field + i;
     m->size_chunk_delta[i] = 0;
   }
 }
@@ -66,11 +67,12 @@ static void record_size_location(pbc_writer *w, pbc_msg *m) {
 static void leave_chunk(pbc_writer *w) {
   uintptr_t lo = (uintptr_t)w->chunk_begin, hi = (uintptr_t)w->end;
   for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
-    uintptr_t at = (uintptr_t)m->size_field;
-    if (m->size_field == NULL || at < lo || at >= hi) continue;
+    if (m->body == NULL) continue;
+    uintptr_t at = (uintptr_t)(m->body - 4);
+    if (at < lo || at >= hi) continue;
     record_size_location(w, m);
-    m->start = (uint64_t)at + 4 + w->base;
-    m->size_field = NULL;
+    m->start = (uint64_t)(uintptr_t)m->body + w->base;
+    m->body = NULL;
   }
 }
 
@@ -163,10 +165,10 @@ static void flush_scratch(pbc_writer *w) {
  * finalize's fast path, which computes lengths from cur. */
 static uint8_t *enter_scratch(pbc_writer *w, bool discard) {
   for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
-    if (m->size_field == NULL) continue;
+    if (m->body == NULL) continue;
     record_size_location(w, m);
-    m->start = (uint64_t)(uintptr_t)m->size_field + 4 + w->base;
-    m->size_field = NULL;
+    m->start = (uint64_t)(uintptr_t)m->body + w->base;
+    m->body = NULL;
   }
   uint64_t pos = pbc__position(w);
   w->saved_cur = w->cur;
@@ -226,18 +228,19 @@ static void store_size_slow(pbc_writer *w, pbc_msg *m, uint32_t size) {
 
 /* Ends the innermost open message m. */
 static size_t finalize_top(pbc_writer *w, pbc_msg *m) {
-  uint64_t size = m->size_field != NULL
-                      ? (uint64_t)(w->cur - m->size_field) - 4
-                      : pbc__position(w) - m->start;
+  uint64_t size = m->body != NULL ? (uint64_t)(w->cur - m->body)
+                                  : pbc__position(w) - m->start;
   if (is_root(w, m)) return w->status == PBC_OK ? (size_t)size : SIZE_MAX;
   w->top = m - 1;
   if (m->end_tag != 0) {
-    pbc_writer_write_varint(w, m->end_tag);
+    uint32_t end_tag = m->end_tag;
+    m->end_tag = 0; /* closed slots have none: begin does not store it */
+    pbc_writer_write_varint(w, end_tag);
   } else if (size > PBC_MAX_NESTED_SIZE) {
     fail(w, PBC_ERR_TOO_LARGE);
   } else if (w->status == PBC_OK) {
-    if (m->size_field != NULL)
-      pbc__put_redundant_size(m->size_field, (uint32_t)size);
+    if (m->body != NULL)
+      pbc__put_redundant_size(m->body - 4, (uint32_t)size);
     else
       store_size_slow(w, m, (uint32_t)size);
   }
@@ -288,11 +291,11 @@ void pbc__msg_raw_slow(pbc_msg *m, const void *data, size_t size) {
 /* Reserves the 4 length bytes of `child`, which may straddle chunks. */
 static bool reserve_size(pbc_writer *w, pbc_msg *child) {
   if ((size_t)(w->end - w->cur) >= 4) {
-    child->size_field = w->cur;
     w->cur += 4;
+    child->body = w->cur;
     return true;
   }
-  child->size_field = NULL;
+  child->body = NULL;
   for (int i = 0; i < 4; i++) {
     if (w->cur == w->end && !next_chunk(w)) return false;
     if (i == 0) {
@@ -319,12 +322,12 @@ pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
   write_tag(w, tag, tag_len);
   child->end_tag = end_tag;
   if (end_tag != 0) {
-    child->size_field = NULL;
+    child->body = NULL;
   } else if (!reserve_size(w, child)) {
     return sink;
   }
   if (w->status != PBC_OK) return sink;
-  child->start = pbc__position(w); /* used while size_field is NULL */
+  child->start = pbc__position(w); /* used while body is NULL */
   w->top = child;
   return child;
 }

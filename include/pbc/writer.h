@@ -83,16 +83,19 @@ typedef struct pbc_writer_delegate {
  * (directly, or by finalizing or writing to an ancestor). */
 typedef struct pbc_msg {
   pbc_writer *writer;
-  /* The 4 reserved length bytes while they are in the current chunk (the
-   * body starts right after them): finalize's fast path stores the length
-   * there. NULL for the root, groups, and messages whose length bytes
-   * straddle chunks or are in an earlier chunk, which finalize handles
-   * through start and size_at below. */
-  uint8_t *size_field;
-  /* Stream offset of the first byte of the body, kept while size_field is
-   * NULL. */
+  /* The first byte of the body while the 4 reserved length bytes right
+   * before it are in the current chunk: finalize's fast path stores the
+   * length at body - 4, the body's size being cur - body. NULL for the
+   * root, groups, and messages whose length bytes straddle chunks or are
+   * in an earlier chunk, which finalize handles through start and size_at
+   * below. */
+  uint8_t *body;
+  /* Stream offset of the first byte of the body, kept while body is NULL. */
   uint64_t start;
-  uint32_t end_tag;          /* a group's END_GROUP tag; 0: length-delimited */
+  /* A group's END_GROUP tag while it is open; 0 for a length-delimited
+   * message and for every slot not open (finalize clears it), so that
+   * begin need not store it. */
+  uint32_t end_tag;
   /* Where each reserved length byte is, for the slow path: its address,
    * and its chunk as size_chunk + size_chunk_delta[i]; size_offset is the
    * first byte's offset in its chunk. Filled when the length straddles
@@ -413,10 +416,10 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint32(uint8_t *p, uint32_t v) {
   return p + 5;
 }
 
-/* The length a nested message's 4 reserved bytes get: 7 -> 87 80 80 00. */
+/* The length a nested message's 4 reserved bytes get: 7 -> 87 80 80 00
+ * (s is at most PBC_MAX_NESTED_SIZE). */
 static PBC_ALWAYS_INLINE void pbc__put_redundant_size(uint8_t *p, uint32_t s) {
-  pbc__store_le32(p, (s & 0x7f) | ((s << 1) & 0x7f00) | ((s << 2) & 0x7f0000) |
-                         ((s << 3) & 0x7f000000) | 0x808080u);
+  pbc__store_le32(p, pbc__spread28(s) | 0x808080u);
 }
 
 /* Copies n (at most 32) bytes without a call: overlapping word moves. */
@@ -475,6 +478,11 @@ PBC_COLD pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag,
                                       unsigned tag_len, uint32_t end_tag);
 PBC_COLD size_t pbc__msg_finalize_slow(pbc_msg *m);
 
+/* The fast paths' call of pbc__msg_prepare. It reloads the caller's writer
+ * pointer: the next setter reloads m->writer anyway (the call may have
+ * changed memory), and with the reload here both paths leave the same
+ * value, so the compiler keeps the cursor in a register across setters
+ * instead of reloading it after every store. */
 static PBC_ALWAYS_INLINE uint8_t *pbc__prepare(pbc_msg *m, pbc_writer **w,
                                                size_t need) {
   uint8_t *p = pbc__msg_prepare(m, need);
@@ -622,10 +630,9 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_nested(pbc_msg *m,
   if (PBC_LIKELY(pbc__fits(m, w, tag_len + 4) &&
                  m != &w->stack[PBC_WRITER_MAX_DEPTH])) {
     pbc_msg *child = m + 1;
-    uint8_t *p = pbc__put_tag(w->cur, tag, tag_len);
-    child->size_field = p;
-    child->end_tag = 0;
-    w->cur = p + 4;
+    uint8_t *p = pbc__put_tag(w->cur, tag, tag_len) + 4;
+    child->body = p;
+    w->cur = p;
     w->top = child;
     return child;
   }
@@ -643,7 +650,7 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_group(pbc_msg *m,
                  m != &w->stack[PBC_WRITER_MAX_DEPTH])) {
     pbc_msg *child = m + 1;
     w->cur = pbc__put_tag(w->cur, tag, tag_len);
-    child->size_field = NULL;
+    child->body = NULL;
     child->end_tag = end_tag;
     child->start = pbc__position(w);
     w->top = child;
@@ -660,12 +667,12 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_group(pbc_msg *m,
  * closes them too, but through the slow path. */
 static PBC_ALWAYS_INLINE size_t pbc_msg_finalize(pbc_msg *m) {
   pbc_writer *w = m->writer;
-  uint8_t *field = m->size_field;
-  if (PBC_LIKELY(m == w->top && field != NULL)) {
-    /* size_field is set only while it is in the current chunk. */
-    size_t size = (size_t)(w->cur - field) - 4;
+  uint8_t *body = m->body;
+  if (PBC_LIKELY(m == w->top && body != NULL)) {
+    /* body is set only while the length bytes are in the current chunk. */
+    size_t size = (size_t)(w->cur - body);
     if (PBC_LIKELY(size <= PBC_MAX_NESTED_SIZE)) {
-      pbc__put_redundant_size(field, (uint32_t)size);
+      pbc__put_redundant_size(body - 4, (uint32_t)size);
       w->top = m - 1;
       return size;
     }
