@@ -300,14 +300,6 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_tag(uint8_t *p, uint64_t tag,
   return p + tag_len;
 }
 
-/* The low 56 bits of x as 8 groups of 7 bits, one per byte. */
-static PBC_ALWAYS_INLINE uint64_t pbc__spread7(uint64_t x) {
-  x = (x & 0x000000000FFFFFFFull) | ((x & 0x00FFFFFFF0000000ull) << 4);
-  x = (x & 0x00003FFF00003FFFull) | ((x & 0x0FFFC0000FFFC000ull) << 2);
-  x = (x & 0x007F007F007F007Full) | ((x & 0x3F803F803F803F80ull) << 1);
-  return x;
-}
-
 #if defined(__GNUC__) || defined(__clang__)
 #define pbc__clz64(x) ((unsigned)__builtin_clzll(x))
 #define pbc__clz32(x) ((unsigned)__builtin_clz(x))
@@ -320,12 +312,23 @@ static inline unsigned pbc__clz64(uint64_t x) {
 #define pbc__clz32(x) (pbc__clz64((uint64_t)(x) << 32))
 #endif
 
-/* The low 28 bits of v as 4 groups of 7 bits, one per byte. Adding the
- * bits above a group's end to themselves moves them up by one bit. */
+/* Spreading 7-bit groups into bytes, halving the distance each round:
+ * moving the bits above a split point up by s is adding them times
+ * 2^s - 1, so a round is a mask, an add and at most a multiply by 15 or
+ * 3 (an imul or lea), with no shift of the kept part and no second mask.
+ *
+ * The low 56 bits of x (x < 2^56) as 8 groups of 7 bits, one per byte. */
+static PBC_ALWAYS_INLINE uint64_t pbc__spread7(uint64_t x) {
+  x += (x & ~0x0FFFFFFFull) * 15;            /* bits 28-55 -> 32-59 */
+  x += (x & 0x0FFFC0000FFFC000ull) * 3;      /* 14-27 -> 16-29, in each half */
+  x += x & 0x3F803F803F803F80ull;            /* 7-13 -> 8-14, in each quarter */
+  return x;
+}
+
+/* The low 28 bits of v (v < 2^28) as 4 groups of 7 bits, one per byte. */
 static PBC_ALWAYS_INLINE uint32_t pbc__spread28(uint32_t v) {
-  v += v & ~0x7fu;
-  v += v & ~0x7fffu;
-  v += v & ~0x7fffffu;
+  v += (v & 0x0FFFC000u) * 3;
+  v += v & 0x3F803F80u;
   return v;
 }
 
@@ -377,23 +380,28 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint(uint8_t *p, uint64_t v) {
     pbc__store_le16(p, (uint32_t)(v + (v & ~0x7fu) + 0x80));
     return p + 2;
   }
-  unsigned hi = 63 - pbc__clz64(v);
-  if (v < (1u << 28)) {
+  size_t hi = 63 - pbc__clz64(v); /* size_t: an index without a zero-extension */
+  if (hi < 28) {
     pbc__store_le32(p, pbc__spread28((uint32_t)v) |
                            (uint32_t)pbc__varint_cont(hi));
     return p + pbc__varint_len(hi);
   }
+  if (PBC_LIKELY(hi < 56)) {
 #if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
-  uint64_t x = __builtin_ia32_pdep_di(v, 0x7f7f7f7f7f7f7f7full);
+    uint64_t x = __builtin_ia32_pdep_di(v, 0x7f7f7f7f7f7f7f7full);
 #else
-  uint64_t x = pbc__spread7(v);
+    uint64_t x = pbc__spread7(v);
 #endif
-  pbc__store_le64(p, x | pbc__varint_cont(hi));
+    pbc__store_le64(p, x | pbc__varint_cont(hi));
+    return p + pbc__varint_len(hi);
+  }
+  /* 9 or 10 bytes: the low 56 bits, then bits 56-62 with bit 63 as their
+   * continuation bit, then bit 63. */
   uint32_t top = (uint32_t)(v >> 56);
-  /* 9 or 10 bytes: bits 56-62 with bit 63 as their continuation bit, then
-   * bit 63. */
-  if (PBC_UNLIKELY(top != 0)) pbc__store_le16(p + 8, top + ((top & 0x80) << 1));
-  return p + pbc__varint_len(hi);
+  pbc__store_le64(p, pbc__spread7(v & 0x00FFFFFFFFFFFFFFull) |
+                         0x8080808080808080ull);
+  pbc__store_le16(p + 8, top + ((top & 0x80) << 1));
+  return p + 9 + (top >> 7);
 }
 
 /* The same for a 32-bit value (at most 5 bytes, one store). */
@@ -407,7 +415,7 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint32(uint8_t *p, uint32_t v) {
     return p + 2;
   }
   if (v < (1u << 28)) {
-    unsigned hi = 31 - pbc__clz32(v);
+    size_t hi = 31 - pbc__clz32(v);
     pbc__store_le32(p, pbc__spread28(v) | (uint32_t)pbc__varint_cont(hi));
     return p + pbc__varint_len(hi);
   }
