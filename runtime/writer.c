@@ -12,11 +12,25 @@
 static uint8_t *put_varint_exact(uint8_t *p, uint64_t v);
 static void flush_scratch(pbc_writer *w);
 
+/* The writer's end and top change only through these two, which keep the
+ * innermost open message's limit (the fast paths' bound) equal to the end
+ * and every other message's NULL. */
+static void set_end(pbc_writer *w, uint8_t *end) {
+  w->end = end;
+  w->top->limit = end;
+}
+
+static void set_top(pbc_writer *w, pbc_msg *m) {
+  w->top->limit = NULL;
+  w->top = m;
+  m->limit = w->end;
+}
+
 /* Records the first error; from now on nothing fits, so every append takes
  * a slow path, which drops it. */
 static void fail(pbc_writer *w, pbc_status s) {
   if (w->status == PBC_OK) w->status = s;
-  w->end = w->cur;
+  set_end(w, w->cur);
 }
 
 static bool is_open(const pbc_writer *w, const pbc_msg *m) {
@@ -97,7 +111,7 @@ static bool next_chunk(pbc_writer *w) {
   w->chunk_id = id;
   w->chunk_begin = begin;
   w->cur = begin;
-  w->end = end;
+  set_end(w, end);
   w->base = pos - (uint64_t)(uintptr_t)begin;
   /* Open messages' lengths are all in earlier chunks now: with those
    * committed, they go out as patches. */
@@ -155,7 +169,7 @@ static void flush_scratch(pbc_writer *w) {
   size_t n = (size_t)(w->cur - w->scratch);
   w->in_scratch = false;
   w->cur = w->saved_cur;
-  w->end = w->saved_end;
+  set_end(w, w->saved_end);
   w->base = w->saved_base;
   if (!w->scratch_discard && w->status == PBC_OK)
     pbc_writer_write(w, w->scratch, n);
@@ -177,7 +191,7 @@ static uint8_t *enter_scratch(pbc_writer *w, bool discard) {
   w->base = pos - (uint64_t)(uintptr_t)w->scratch;
   /* cur will be past end after the write: the next write is slow. */
   w->cur = w->scratch;
-  w->end = w->scratch;
+  set_end(w, w->scratch);
   w->in_scratch = true;
   w->scratch_discard = discard;
   return w->scratch;
@@ -231,7 +245,7 @@ static size_t finalize_top(pbc_writer *w, pbc_msg *m) {
   uint64_t size = m->body != NULL ? (uint64_t)(w->cur - m->body)
                                   : pbc__position(w) - m->start;
   if (is_root(w, m)) return w->status == PBC_OK ? (size_t)size : SIZE_MAX;
-  w->top = m - 1;
+  set_top(w, m - 1);
   if (m->end_tag != 0) {
     uint32_t end_tag = m->end_tag;
     m->end_tag = 0; /* closed slots have none: begin does not store it */
@@ -328,7 +342,7 @@ pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
   }
   if (w->status != PBC_OK) return sink;
   child->start = pbc__position(w); /* used while body is NULL */
-  w->top = child;
+  set_top(w, child);
   return child;
 }
 

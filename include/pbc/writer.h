@@ -92,6 +92,14 @@ typedef struct pbc_msg {
   uint8_t *body;
   /* Stream offset of the first byte of the body, kept while body is NULL. */
   uint64_t start;
+  /* The end of the current chunk (the writer's end) while this is the
+   * innermost open message, NULL otherwise: the fast paths' one compare,
+   * cur + need <= limit, says both that m may append (an open child would
+   * have to be finalized first; a finalized m drops the write) and that
+   * the bytes fit. The runtime keeps it in step with the writer's end and
+   * top. (Not next to body: gcc would pair the two stores of begin into
+   * one vector store, which costs more.) */
+  uint8_t *limit;
   /* A group's END_GROUP tag while it is open; 0 for a length-delimited
    * message and for every slot not open (finalize clears it), so that
    * begin need not store it. */
@@ -464,11 +472,19 @@ static PBC_ALWAYS_INLINE void pbc__copy_small(uint8_t *dst, const void *src,
 
 /* True when m may append in the current chunk without the slow path: m is
  * the innermost open message and `need` bytes fit (the fast paths write at
- * least 8, see above). Signed: after a write into the scratch buffer cur
- * is past end, so that the next write takes the slow path. */
+ * least 8, see above). Other messages' limit is NULL; after a write into
+ * the scratch buffer cur is past the limit, so that the next write takes
+ * the slow path. */
 static PBC_ALWAYS_INLINE bool pbc__fits(const pbc_msg *m, const pbc_writer *w,
                                         size_t need) {
-  return m == w->top && w->end - w->cur >= (ptrdiff_t)(need < 8 ? 8 : need);
+  return (uintptr_t)w->cur + (need < 8 ? 8 : need) <= (uintptr_t)m->limit;
+}
+
+/* The bytes m may append in the current chunk (0 unless m is the innermost
+ * open message; ptrdiff_t so that cur past the limit is negative). */
+static PBC_ALWAYS_INLINE ptrdiff_t pbc__room(const pbc_msg *m,
+                                             const pbc_writer *w) {
+  return (ptrdiff_t)((uintptr_t)m->limit - (uintptr_t)w->cur);
 }
 
 /* The slow paths (writer.c): they finalize open children of m first, drop
@@ -508,8 +524,8 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__prepare(pbc_msg *m, pbc_writer **w,
 static PBC_ALWAYS_INLINE void pbc_msg_append_raw(pbc_msg *m, const void *data,
                                                  size_t size) {
   pbc_writer *w = m->writer;
-  if (PBC_LIKELY(m == w->top && w->end - w->cur >= 0 &&
-                 (size_t)(w->end - w->cur) >= size)) {
+  ptrdiff_t room = pbc__room(m, w);
+  if (PBC_LIKELY(m->limit != NULL && room >= 0 && (size_t)room >= size)) {
     if (size) memcpy(w->cur, data, size);
     w->cur += size;
     return;
@@ -610,8 +626,8 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_bytes(pbc_msg *m,
     w->cur = p + size;
     return;
   }
-  ptrdiff_t room = w->end - w->cur;
-  if (PBC_LIKELY(m == w->top && room >= 0 && size <= (size_t)room &&
+  ptrdiff_t room = pbc__room(m, w);
+  if (PBC_LIKELY(m->limit != NULL && room >= 0 && size <= (size_t)room &&
                  (size_t)room - size >= tag_len + 10)) {
     uint8_t *p = pbc__put_tag(w->cur, tag, tag_len);
     p = pbc__put_varint(p, size);
@@ -640,6 +656,8 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_nested(pbc_msg *m,
     pbc_msg *child = m + 1;
     uint8_t *p = pbc__put_tag(w->cur, tag, tag_len) + 4;
     child->body = p;
+    child->limit = m->limit;
+    m->limit = NULL;
     w->cur = p;
     w->top = child;
     return child;
@@ -661,6 +679,8 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_group(pbc_msg *m,
     child->body = NULL;
     child->end_tag = end_tag;
     child->start = pbc__position(w);
+    child->limit = m->limit;
+    m->limit = NULL;
     w->top = child;
     return child;
   }
@@ -675,12 +695,15 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_group(pbc_msg *m,
  * closes them too, but through the slow path. */
 static PBC_ALWAYS_INLINE size_t pbc_msg_finalize(pbc_msg *m) {
   pbc_writer *w = m->writer;
-  uint8_t *body = m->body;
-  if (PBC_LIKELY(m == w->top && body != NULL)) {
-    /* body is set only while the length bytes are in the current chunk. */
+  uint8_t *body = m->body, *limit = m->limit;
+  if (PBC_LIKELY(limit != NULL && body != NULL)) {
+    /* m is the innermost open message (it has a limit), and body is set
+     * only while the length bytes are in the current chunk. */
     size_t size = (size_t)(w->cur - body);
     if (PBC_LIKELY(size <= PBC_MAX_NESTED_SIZE)) {
       pbc__put_redundant_size(body - 4, (uint32_t)size);
+      m->limit = NULL;
+      (m - 1)->limit = limit;
       w->top = m - 1;
       return size;
     }
