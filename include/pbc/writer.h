@@ -342,36 +342,56 @@ static PBC_ALWAYS_INLINE uint32_t pbc__spread28(uint32_t v) {
 
 /* For a varint whose highest set bit is `hi`: its continuation bits (of
  * the first 8 bytes) and its length. Two loads beat computing them from
- * the highest non-zero byte (bsr, shifts, a subtraction). */
-static PBC_ALWAYS_INLINE uint64_t pbc__varint_cont(unsigned hi) {
-  static const uint64_t cont[64] = {
-      0x0ull, 0x0ull, 0x0ull, 0x0ull,
-      0x0ull, 0x0ull, 0x0ull, 0x80ull,
-      0x80ull, 0x80ull, 0x80ull, 0x80ull,
-      0x80ull, 0x80ull, 0x8080ull, 0x8080ull,
-      0x8080ull, 0x8080ull, 0x8080ull, 0x8080ull,
-      0x8080ull, 0x808080ull, 0x808080ull, 0x808080ull,
-      0x808080ull, 0x808080ull, 0x808080ull, 0x808080ull,
-      0x80808080ull, 0x80808080ull, 0x80808080ull, 0x80808080ull,
-      0x80808080ull, 0x80808080ull, 0x80808080ull, 0x8080808080ull,
-      0x8080808080ull, 0x8080808080ull, 0x8080808080ull, 0x8080808080ull,
-      0x8080808080ull, 0x8080808080ull, 0x808080808080ull, 0x808080808080ull,
-      0x808080808080ull, 0x808080808080ull, 0x808080808080ull, 0x808080808080ull,
-      0x808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
-      0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
-      0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
-      0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
+ * the highest non-zero byte (bsr, shifts, a subtraction); one table, so
+ * one address computation serves both. */
+typedef struct pbc__varint_table {
+  uint64_t cont[64];
+  uint8_t len[64];
+} pbc__varint_table;
+static PBC_ALWAYS_INLINE const pbc__varint_table *pbc__varint_tables(void) {
+  static const pbc__varint_table t = {
+    {
+        0x0ull, 0x0ull, 0x0ull, 0x0ull,
+        0x0ull, 0x0ull, 0x0ull, 0x80ull,
+        0x80ull, 0x80ull, 0x80ull, 0x80ull,
+        0x80ull, 0x80ull, 0x8080ull, 0x8080ull,
+        0x8080ull, 0x8080ull, 0x8080ull, 0x8080ull,
+        0x8080ull, 0x808080ull, 0x808080ull, 0x808080ull,
+        0x808080ull, 0x808080ull, 0x808080ull, 0x808080ull,
+        0x80808080ull, 0x80808080ull, 0x80808080ull, 0x80808080ull,
+        0x80808080ull, 0x80808080ull, 0x80808080ull, 0x8080808080ull,
+        0x8080808080ull, 0x8080808080ull, 0x8080808080ull, 0x8080808080ull,
+        0x8080808080ull, 0x8080808080ull, 0x808080808080ull, 0x808080808080ull,
+        0x808080808080ull, 0x808080808080ull, 0x808080808080ull, 0x808080808080ull,
+        0x808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
+        0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
+        0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
+        0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
+    },
+    {
+        1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+        3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
+        5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7,
+        7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
+    },
   };
-  return cont[hi];
+  return &t;
 }
-static PBC_ALWAYS_INLINE unsigned pbc__varint_len(unsigned hi) {
-  static const uint8_t len[64] = {
-      1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3,
-      3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
-      5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7,
-      7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
-  };
-  return len[hi];
+static PBC_ALWAYS_INLINE uint64_t pbc__varint_cont(size_t hi) {
+  return pbc__varint_tables()->cont[hi];
+}
+static PBC_ALWAYS_INLINE size_t pbc__varint_len(size_t hi) {
+  return pbc__varint_tables()->len[hi];
+}
+
+/* The index of v's highest set bit (v != 0), as a size_t without a
+ * zero-extension where the compiler allows. */
+static PBC_ALWAYS_INLINE size_t pbc__highest_bit(uint64_t v) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+  return (size_t)__builtin_ia32_bsrdi((long long)v);
+#else
+  return 63 - pbc__clz64(v);
+#endif
 }
 
 /* Writes v as a varint; may write up to 10 bytes past p whatever its
@@ -388,7 +408,7 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint(uint8_t *p, uint64_t v) {
     pbc__store_le16(p, (uint32_t)(v + (v & ~0x7fu) + 0x80));
     return p + 2;
   }
-  size_t hi = 63 - pbc__clz64(v); /* size_t: an index without a zero-extension */
+  size_t hi = pbc__highest_bit(v);
   if (hi < 28) {
     pbc__store_le32(p, pbc__spread28((uint32_t)v) |
                            (uint32_t)pbc__varint_cont(hi));
@@ -423,7 +443,7 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint32(uint8_t *p, uint32_t v) {
     return p + 2;
   }
   if (v < (1u << 28)) {
-    size_t hi = 31 - pbc__clz32(v);
+    size_t hi = pbc__highest_bit(v);
     pbc__store_le32(p, pbc__spread28(v) | (uint32_t)pbc__varint_cont(hi));
     return p + pbc__varint_len(hi);
   }
