@@ -48,6 +48,7 @@ void pbc_writer_init(pbc_writer *w, const pbc_writer_delegate *delegate) {
   for (size_t i = 0; i < sizeof w->stack / sizeof w->stack[0]; i++)
     w->stack[i].writer = w;
   w->top = &w->stack[0];
+  w->deepest = &w->stack[PBC_WRITER_MAX_DEPTH];
 }
 
 pbc_status pbc_writer_status(const pbc_writer *w) { return w->status; }

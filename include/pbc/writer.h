@@ -132,6 +132,9 @@ struct pbc_writer {
   uint64_t saved_base;
   uint8_t scratch[64];
   pbc_writer_delegate delegate;
+  /* &stack[PBC_WRITER_MAX_DEPTH], which may not begin: begin compares m
+   * with it in memory (one instruction fewer than computing it). */
+  pbc_msg *deepest;
   /* [0] the root, [1..MAX_DEPTH] nested levels, [MAX_DEPTH + 1] a sink
    * handed out when a begin fails: writes to it are dropped. */
   pbc_msg stack[PBC_WRITER_MAX_DEPTH + 2];
@@ -672,7 +675,7 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_nested(pbc_msg *m,
                                                            unsigned tag_len) {
   pbc_writer *w = m->writer;
   if (PBC_LIKELY(pbc__fits(m, w, tag_len + 4) &&
-                 m != &w->stack[PBC_WRITER_MAX_DEPTH])) {
+                 m != w->deepest)) {
     pbc_msg *child = m + 1;
     uint8_t *p = pbc__put_tag(w->cur, tag, tag_len) + 4;
     child->body = p;
@@ -693,7 +696,7 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_group(pbc_msg *m,
                                                           uint32_t end_tag) {
   pbc_writer *w = m->writer;
   if (PBC_LIKELY(pbc__fits(m, w, tag_len) &&
-                 m != &w->stack[PBC_WRITER_MAX_DEPTH])) {
+                 m != w->deepest)) {
     pbc_msg *child = m + 1;
     w->cur = pbc__put_tag(w->cur, tag, tag_len);
     child->body = NULL;
