@@ -329,11 +329,14 @@ static inline unsigned pbc__clz64(uint64_t x) {
  * 3 (an imul or lea), with no shift of the kept part and no second mask.
  *
  * The low 56 bits of x (x < 2^56) as 8 groups of 7 bits, one per byte. */
-static PBC_ALWAYS_INLINE uint64_t pbc__spread7(uint64_t x) {
-  x += (x & ~0x0FFFFFFFull) * 15;            /* bits 28-55 -> 32-59 */
+static PBC_ALWAYS_INLINE uint64_t pbc__spread7_halves(uint64_t x) {
   x += (x & 0x0FFFC0000FFFC000ull) * 3;      /* 14-27 -> 16-29, in each half */
   x += x & 0x3F803F803F803F80ull;            /* 7-13 -> 8-14, in each quarter */
   return x;
+}
+static PBC_ALWAYS_INLINE uint64_t pbc__spread7(uint64_t x) {
+  x += (x & ~0x0FFFFFFFull) * 15;            /* bits 28-55 -> 32-59 */
+  return pbc__spread7_halves(x);
 }
 
 /* The low 28 bits of v (v < 2^28) as 4 groups of 7 bits, one per byte. */
@@ -429,8 +432,9 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint(uint8_t *p, uint64_t v) {
   /* 9 or 10 bytes: the low 56 bits, then bits 56-62 with bit 63 as their
    * continuation bit, then bit 63. */
   uint32_t top = (uint32_t)(v >> 56);
-  pbc__store_le64(p, pbc__spread7(v & 0x00FFFFFFFFFFFFFFull) |
-                         0x8080808080808080ull);
+  /* Bits 28-55 to 32-59 by shifts, which drop the bits above 55. */
+  uint64_t halves = (v & 0x0FFFFFFFu) | (v << 8 >> 36 << 32);
+  pbc__store_le64(p, pbc__spread7_halves(halves) | pbc__varint_cont(hi));
   pbc__store_le16(p + 8, top + ((top & 0x80) << 1));
   return p + 9 + (top >> 7);
 }
