@@ -432,9 +432,13 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint(uint8_t *p, uint64_t v) {
   /* 9 or 10 bytes: the low 56 bits, then bits 56-62 with bit 63 as their
    * continuation bit, then bit 63. */
   uint32_t top = (uint32_t)(v >> 56);
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
+  uint64_t low = __builtin_ia32_pdep_di(v, 0x7f7f7f7f7f7f7f7full);
+#else
   /* Bits 28-55 to 32-59 by shifts, which drop the bits above 55. */
-  uint64_t halves = (v & 0x0FFFFFFFu) | (v << 8 >> 36 << 32);
-  pbc__store_le64(p, pbc__spread7_halves(halves) | pbc__varint_cont(hi));
+  uint64_t low = pbc__spread7_halves((v & 0x0FFFFFFFu) | (v << 8 >> 36 << 32));
+#endif
+  pbc__store_le64(p, low | pbc__varint_cont(hi));
   pbc__store_le16(p + 8, top + ((top & 0x80) << 1));
   return p + 9 + (top >> 7);
 }
