@@ -802,8 +802,8 @@ ScalarWrite scalarWrite(FieldType type) {
   switch (type) {
   case FieldType::Int32:
   case FieldType::Enum: // negative values are 10-byte varints, as int32
-    return {"int32_t", "pbc_msg_append_tag_varint", "(uint64_t)(int64_t)v",
-            WireVarint, "PBC_PACKED_INT32"};
+    return {"int32_t", "pbc_msg_append_tag_int32", "v", WireVarint,
+            "PBC_PACKED_INT32"};
   case FieldType::Int64:
     return {"int64_t", "pbc_msg_append_tag_varint", "(uint64_t)v", WireVarint,
             "PBC_PACKED_INT64"};

@@ -12,11 +12,25 @@
 static uint8_t *put_varint_exact(uint8_t *p, uint64_t v);
 static void flush_scratch(pbc_writer *w);
 
+/* The writer's end and top change only through these two, which keep the
+ * innermost open message's limit (the fast paths' bound) equal to the end
+ * and every other message's NULL. */
+static void set_end(pbc_writer *w, uint8_t *end) {
+  w->end = end;
+  w->top->limit = end;
+}
+
+static void set_top(pbc_writer *w, pbc_msg *m) {
+  w->top->limit = NULL;
+  w->top = m;
+  m->limit = w->end;
+}
+
 /* Records the first error; from now on nothing fits, so every append takes
  * a slow path, which drops it. */
 static void fail(pbc_writer *w, pbc_status s) {
   if (w->status == PBC_OK) w->status = s;
-  w->end = w->cur;
+  set_end(w, w->cur);
 }
 
 static bool is_open(const pbc_writer *w, const pbc_msg *m) {
@@ -34,6 +48,7 @@ void pbc_writer_init(pbc_writer *w, const pbc_writer_delegate *delegate) {
   for (size_t i = 0; i < sizeof w->stack / sizeof w->stack[0]; i++)
     w->stack[i].writer = w;
   w->top = &w->stack[0];
+  w->deepest = &w->stack[PBC_WRITER_MAX_DEPTH];
 }
 
 pbc_status pbc_writer_status(const pbc_writer *w) { return w->status; }
@@ -48,13 +63,14 @@ size_t pbc_writer_chunk_used(pbc_writer *w) {
   return (size_t)(w->cur - w->chunk_begin);
 }
 
-/* The slow-path view of m's reserved length bytes, which lie contiguous at
- * m->size_field in the current chunk. */
+/* The slow-path view of m's reserved length bytes, which lie contiguous
+ * before m->body in the current chunk. */
 static void record_size_location(pbc_writer *w, pbc_msg *m) {
+  uint8_t *field = m->body - 4;
   m->size_chunk = w->chunk_id;
-  m->size_offset = (uint32_t)(m->size_field - w->chunk_begin);
+  m->size_offset = (uint32_t)(field - w->chunk_begin);
   for (int i = 0; i < 4; i++) {
-    m->size_at[i] = m->size_field + i;
+    m->size_at[i] = field + i;
     m->size_chunk_delta[i] = 0;
   }
 }
@@ -66,11 +82,12 @@ static void record_size_location(pbc_writer *w, pbc_msg *m) {
 static void leave_chunk(pbc_writer *w) {
   uintptr_t lo = (uintptr_t)w->chunk_begin, hi = (uintptr_t)w->end;
   for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
-    uintptr_t at = (uintptr_t)m->size_field;
-    if (m->size_field == NULL || at < lo || at >= hi) continue;
+    if (m->body == NULL) continue;
+    uintptr_t at = (uintptr_t)(m->body - 4);
+    if (at < lo || at >= hi) continue;
     record_size_location(w, m);
-    m->start = (uint64_t)at + 4 + w->base;
-    m->size_field = NULL;
+    m->start = (uint64_t)(uintptr_t)m->body + w->base;
+    m->body = NULL;
   }
 }
 
@@ -95,7 +112,7 @@ static bool next_chunk(pbc_writer *w) {
   w->chunk_id = id;
   w->chunk_begin = begin;
   w->cur = begin;
-  w->end = end;
+  set_end(w, end);
   w->base = pos - (uint64_t)(uintptr_t)begin;
   /* Open messages' lengths are all in earlier chunks now: with those
    * committed, they go out as patches. */
@@ -153,7 +170,7 @@ static void flush_scratch(pbc_writer *w) {
   size_t n = (size_t)(w->cur - w->scratch);
   w->in_scratch = false;
   w->cur = w->saved_cur;
-  w->end = w->saved_end;
+  set_end(w, w->saved_end);
   w->base = w->saved_base;
   if (!w->scratch_discard && w->status == PBC_OK)
     pbc_writer_write(w, w->scratch, n);
@@ -163,10 +180,10 @@ static void flush_scratch(pbc_writer *w) {
  * finalize's fast path, which computes lengths from cur. */
 static uint8_t *enter_scratch(pbc_writer *w, bool discard) {
   for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
-    if (m->size_field == NULL) continue;
+    if (m->body == NULL) continue;
     record_size_location(w, m);
-    m->start = (uint64_t)(uintptr_t)m->size_field + 4 + w->base;
-    m->size_field = NULL;
+    m->start = (uint64_t)(uintptr_t)m->body + w->base;
+    m->body = NULL;
   }
   uint64_t pos = pbc__position(w);
   w->saved_cur = w->cur;
@@ -175,7 +192,7 @@ static uint8_t *enter_scratch(pbc_writer *w, bool discard) {
   w->base = pos - (uint64_t)(uintptr_t)w->scratch;
   /* cur will be past end after the write: the next write is slow. */
   w->cur = w->scratch;
-  w->end = w->scratch;
+  set_end(w, w->scratch);
   w->in_scratch = true;
   w->scratch_discard = discard;
   return w->scratch;
@@ -226,18 +243,19 @@ static void store_size_slow(pbc_writer *w, pbc_msg *m, uint32_t size) {
 
 /* Ends the innermost open message m. */
 static size_t finalize_top(pbc_writer *w, pbc_msg *m) {
-  uint64_t size = m->size_field != NULL
-                      ? (uint64_t)(w->cur - m->size_field) - 4
-                      : pbc__position(w) - m->start;
+  uint64_t size = m->body != NULL ? (uint64_t)(w->cur - m->body)
+                                  : pbc__position(w) - m->start;
   if (is_root(w, m)) return w->status == PBC_OK ? (size_t)size : SIZE_MAX;
-  w->top = m - 1;
+  set_top(w, m - 1);
   if (m->end_tag != 0) {
-    pbc_writer_write_varint(w, m->end_tag);
+    uint32_t end_tag = m->end_tag;
+    m->end_tag = 0; /* closed slots have none: begin does not store it */
+    pbc_writer_write_varint(w, end_tag);
   } else if (size > PBC_MAX_NESTED_SIZE) {
     fail(w, PBC_ERR_TOO_LARGE);
   } else if (w->status == PBC_OK) {
-    if (m->size_field != NULL)
-      pbc__put_redundant_size(m->size_field, (uint32_t)size);
+    if (m->body != NULL)
+      pbc__put_redundant_size(m->body - 4, (uint32_t)size);
     else
       store_size_slow(w, m, (uint32_t)size);
   }
@@ -288,11 +306,11 @@ void pbc__msg_raw_slow(pbc_msg *m, const void *data, size_t size) {
 /* Reserves the 4 length bytes of `child`, which may straddle chunks. */
 static bool reserve_size(pbc_writer *w, pbc_msg *child) {
   if ((size_t)(w->end - w->cur) >= 4) {
-    child->size_field = w->cur;
     w->cur += 4;
+    child->body = w->cur;
     return true;
   }
-  child->size_field = NULL;
+  child->body = NULL;
   for (int i = 0; i < 4; i++) {
     if (w->cur == w->end && !next_chunk(w)) return false;
     if (i == 0) {
@@ -319,13 +337,13 @@ pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag, unsigned tag_len,
   write_tag(w, tag, tag_len);
   child->end_tag = end_tag;
   if (end_tag != 0) {
-    child->size_field = NULL;
+    child->body = NULL;
   } else if (!reserve_size(w, child)) {
     return sink;
   }
   if (w->status != PBC_OK) return sink;
-  child->start = pbc__position(w); /* used while size_field is NULL */
-  w->top = child;
+  child->start = pbc__position(w); /* used while body is NULL */
+  set_top(w, child);
   return child;
 }
 

@@ -83,16 +83,27 @@ typedef struct pbc_writer_delegate {
  * (directly, or by finalizing or writing to an ancestor). */
 typedef struct pbc_msg {
   pbc_writer *writer;
-  /* The 4 reserved length bytes while they are in the current chunk (the
-   * body starts right after them): finalize's fast path stores the length
-   * there. NULL for the root, groups, and messages whose length bytes
-   * straddle chunks or are in an earlier chunk, which finalize handles
-   * through start and size_at below. */
-  uint8_t *size_field;
-  /* Stream offset of the first byte of the body, kept while size_field is
-   * NULL. */
+  /* The first byte of the body while the 4 reserved length bytes right
+   * before it are in the current chunk: finalize's fast path stores the
+   * length at body - 4, the body's size being cur - body. NULL for the
+   * root, groups, and messages whose length bytes straddle chunks or are
+   * in an earlier chunk, which finalize handles through start and size_at
+   * below. */
+  uint8_t *body;
+  /* Stream offset of the first byte of the body, kept while body is NULL. */
   uint64_t start;
-  uint32_t end_tag;          /* a group's END_GROUP tag; 0: length-delimited */
+  /* The end of the current chunk (the writer's end) while this is the
+   * innermost open message, NULL otherwise: the fast paths' one compare,
+   * cur + need <= limit, says both that m may append (an open child would
+   * have to be finalized first; a finalized m drops the write) and that
+   * the bytes fit. The runtime keeps it in step with the writer's end and
+   * top. (Not next to body: gcc would pair the two stores of begin into
+   * one vector store, which costs more.) */
+  uint8_t *limit;
+  /* A group's END_GROUP tag while it is open; 0 for a length-delimited
+   * message and for every slot not open (finalize clears it), so that
+   * begin need not store it. */
+  uint32_t end_tag;
   /* Where each reserved length byte is, for the slow path: its address,
    * and its chunk as size_chunk + size_chunk_delta[i]; size_offset is the
    * first byte's offset in its chunk. Filled when the length straddles
@@ -121,6 +132,9 @@ struct pbc_writer {
   uint64_t saved_base;
   uint8_t scratch[64];
   pbc_writer_delegate delegate;
+  /* &stack[PBC_WRITER_MAX_DEPTH], which may not begin: begin compares m
+   * with it in memory (one instruction fewer than computing it). */
+  pbc_msg *deepest;
   /* [0] the root, [1..MAX_DEPTH] nested levels, [MAX_DEPTH + 1] a sink
    * handed out when a begin fails: writes to it are dropped. */
   pbc_msg stack[PBC_WRITER_MAX_DEPTH + 2];
@@ -297,14 +311,6 @@ static PBC_ALWAYS_INLINE uint8_t *pbc__put_tag(uint8_t *p, uint64_t tag,
   return p + tag_len;
 }
 
-/* The low 56 bits of x as 8 groups of 7 bits, one per byte. */
-static PBC_ALWAYS_INLINE uint64_t pbc__spread7(uint64_t x) {
-  x = (x & 0x000000000FFFFFFFull) | ((x & 0x00FFFFFFF0000000ull) << 4);
-  x = (x & 0x00003FFF00003FFFull) | ((x & 0x0FFFC0000FFFC000ull) << 2);
-  x = (x & 0x007F007F007F007Full) | ((x & 0x3F803F803F803F80ull) << 1);
-  return x;
-}
-
 #if defined(__GNUC__) || defined(__clang__)
 #define pbc__clz64(x) ((unsigned)__builtin_clzll(x))
 #define pbc__clz32(x) ((unsigned)__builtin_clz(x))
@@ -317,48 +323,150 @@ static inline unsigned pbc__clz64(uint64_t x) {
 #define pbc__clz32(x) (pbc__clz64((uint64_t)(x) << 32))
 #endif
 
+/* Spreading 7-bit groups into bytes, halving the distance each round:
+ * moving the bits above a split point up by s is adding them times
+ * 2^s - 1, so a round is a mask, an add and at most a multiply by 15 or
+ * 3 (an imul or lea), with no shift of the kept part and no second mask.
+ *
+ * The low 56 bits of x (x < 2^56) as 8 groups of 7 bits, one per byte. */
+static PBC_ALWAYS_INLINE uint64_t pbc__spread7_halves(uint64_t x) {
+  x += (x & 0x0FFFC0000FFFC000ull) * 3;      /* 14-27 -> 16-29, in each half */
+  x += x & 0x3F803F803F803F80ull;            /* 7-13 -> 8-14, in each quarter */
+  return x;
+}
+static PBC_ALWAYS_INLINE uint64_t pbc__spread7(uint64_t x) {
+  x += (x & ~0x0FFFFFFFull) * 15;            /* bits 28-55 -> 32-59 */
+  return pbc__spread7_halves(x);
+}
+
+/* The low 28 bits of v (v < 2^28) as 4 groups of 7 bits, one per byte. */
+static PBC_ALWAYS_INLINE uint32_t pbc__spread28(uint32_t v) {
+  v += (v & 0x0FFFC000u) * 3;
+  v += v & 0x3F803F80u;
+  return v;
+}
+
+/* For a varint whose highest set bit is `hi`: its continuation bits (of
+ * the first 8 bytes) and its length. Two loads beat computing them from
+ * the highest non-zero byte (bsr, shifts, a subtraction); one table, so
+ * one address computation serves both. */
+typedef struct pbc__varint_table {
+  uint64_t cont[64];
+  uint8_t len[64];
+} pbc__varint_table;
+static PBC_ALWAYS_INLINE const pbc__varint_table *pbc__varint_tables(void) {
+  static const pbc__varint_table t = {
+    {
+        0x0ull, 0x0ull, 0x0ull, 0x0ull,
+        0x0ull, 0x0ull, 0x0ull, 0x80ull,
+        0x80ull, 0x80ull, 0x80ull, 0x80ull,
+        0x80ull, 0x80ull, 0x8080ull, 0x8080ull,
+        0x8080ull, 0x8080ull, 0x8080ull, 0x8080ull,
+        0x8080ull, 0x808080ull, 0x808080ull, 0x808080ull,
+        0x808080ull, 0x808080ull, 0x808080ull, 0x808080ull,
+        0x80808080ull, 0x80808080ull, 0x80808080ull, 0x80808080ull,
+        0x80808080ull, 0x80808080ull, 0x80808080ull, 0x8080808080ull,
+        0x8080808080ull, 0x8080808080ull, 0x8080808080ull, 0x8080808080ull,
+        0x8080808080ull, 0x8080808080ull, 0x808080808080ull, 0x808080808080ull,
+        0x808080808080ull, 0x808080808080ull, 0x808080808080ull, 0x808080808080ull,
+        0x808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
+        0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull, 0x80808080808080ull,
+        0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
+        0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull, 0x8080808080808080ull,
+    },
+    {
+        1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+        3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
+        5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7,
+        7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
+    },
+  };
+  return &t;
+}
+static PBC_ALWAYS_INLINE uint64_t pbc__varint_cont(size_t hi) {
+  return pbc__varint_tables()->cont[hi];
+}
+static PBC_ALWAYS_INLINE size_t pbc__varint_len(size_t hi) {
+  return pbc__varint_tables()->len[hi];
+}
+
+/* The index of v's highest set bit (v != 0), as a size_t without a
+ * zero-extension where the compiler allows. */
+static PBC_ALWAYS_INLINE size_t pbc__highest_bit(uint64_t v) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+  return (size_t)__builtin_ia32_bsrdi((long long)v);
+#else
+  return 63 - pbc__clz64(v);
+#endif
+}
+
 /* Writes v as a varint; may write up to 10 bytes past p whatever its
  * length. No loop: the 7-bit groups are spread into a register (one pdep
- * where BMI2 is fast), the continuation bits go on every byte below the
- * highest non-zero one, and one store writes them. Small values take
- * shorter paths; each call site predicts its own. */
+ * where BMI2 is fast), the continuation bits and the length come from the
+ * highest set bit, and one store writes them. Small values take shorter
+ * paths; each call site predicts its own. */
 static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint(uint8_t *p, uint64_t v) {
   if (v < (1u << 7)) {
     pbc__store_le16(p, (uint32_t)v);
     return p + 1;
   }
   if (v < (1u << 14)) {
-    pbc__store_le16(p, (uint32_t)((v & 0x7f) | 0x80 | ((v >> 7) << 8)));
+    pbc__store_le16(p, (uint32_t)(v + (v & ~0x7fu) + 0x80));
+    return p + 2;
+  }
+  size_t hi = pbc__highest_bit(v);
+  if (hi < 28) {
+    pbc__store_le32(p, pbc__spread28((uint32_t)v) |
+                           (uint32_t)pbc__varint_cont(hi));
+    return p + pbc__varint_len(hi);
+  }
+  if (PBC_LIKELY(hi < 56)) {
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
+    uint64_t x = __builtin_ia32_pdep_di(v, 0x7f7f7f7f7f7f7f7full);
+#else
+    uint64_t x = pbc__spread7(v);
+#endif
+    pbc__store_le64(p, x | pbc__varint_cont(hi));
+    return p + pbc__varint_len(hi);
+  }
+  /* 9 or 10 bytes: the low 56 bits, then bits 56-62 with bit 63 as their
+   * continuation bit, then bit 63. */
+  uint32_t top = (uint32_t)(v >> 56);
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
+  uint64_t low = __builtin_ia32_pdep_di(v, 0x7f7f7f7f7f7f7f7full);
+#else
+  /* Bits 28-55 to 32-59 by shifts, which drop the bits above 55. */
+  uint64_t low = pbc__spread7_halves((v & 0x0FFFFFFFu) | (v << 8 >> 36 << 32));
+#endif
+  pbc__store_le64(p, low | pbc__varint_cont(hi));
+  pbc__store_le16(p + 8, top + ((top & 0x80) << 1));
+  return p + 9 + (top >> 7);
+}
+
+/* The same for a 32-bit value (at most 5 bytes, one store). */
+static PBC_ALWAYS_INLINE uint8_t *pbc__put_varint32(uint8_t *p, uint32_t v) {
+  if (v < (1u << 7)) {
+    pbc__store_le16(p, v);
+    return p + 1;
+  }
+  if (v < (1u << 14)) {
+    pbc__store_le16(p, v + (v & ~0x7fu) + 0x80);
     return p + 2;
   }
   if (v < (1u << 28)) {
-    uint32_t x = (uint32_t)((v & 0x7f) | ((v << 1) & 0x7f00) |
-                            ((v << 2) & 0x7f0000) | ((v << 3) & 0x7f000000));
-    unsigned top = (31 - pbc__clz32(x)) & ~7u; /* first bit of the top byte */
-    pbc__store_le32(p, x | (0x80808000u >> (32 - top))); /* top >= 16 */
-    return p + (top >> 3) + 1;
+    size_t hi = pbc__highest_bit(v);
+    pbc__store_le32(p, pbc__spread28(v) | (uint32_t)pbc__varint_cont(hi));
+    return p + pbc__varint_len(hi);
   }
-#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
-  uint64_t x = __builtin_ia32_pdep_di(v, 0x7f7f7f7f7f7f7f7full);
-#else
-  uint64_t x = pbc__spread7(v);
-#endif
-  if (PBC_LIKELY(v < (1ull << 56))) {
-    unsigned top = (63 - pbc__clz64(x)) & ~7u;
-    pbc__store_le64(p, x | (0x8080808080808000ull >> (64 - top))); /* top >= 32 */
-    return p + (top >> 3) + 1;
-  }
-  /* 9 or 10 bytes: bits 56-62 with bit 63 as their continuation bit, then
-   * bit 63. */
-  pbc__store_le64(p, x | 0x8080808080808080ull);
-  pbc__store_le16(p + 8, (uint32_t)((v >> 56) | ((v >> 63) << 8)));
-  return p + 9 + (v >> 63);
+  pbc__store_le64(p, (pbc__spread28(v & 0x0fffffffu) | 0x80808080u) |
+                         (uint64_t)(v >> 28) << 32);
+  return p + 5;
 }
 
-/* The length a nested message's 4 reserved bytes get: 7 -> 87 80 80 00. */
+/* The length a nested message's 4 reserved bytes get: 7 -> 87 80 80 00
+ * (s is at most PBC_MAX_NESTED_SIZE). */
 static PBC_ALWAYS_INLINE void pbc__put_redundant_size(uint8_t *p, uint32_t s) {
-  pbc__store_le32(p, (s & 0x7f) | ((s << 1) & 0x7f00) | ((s << 2) & 0x7f0000) |
-                         ((s << 3) & 0x7f000000) | 0x808080u);
+  pbc__store_le32(p, pbc__spread28(s) | 0x808080u);
 }
 
 /* Copies n (at most 32) bytes without a call: overlapping word moves. */
@@ -395,11 +503,19 @@ static PBC_ALWAYS_INLINE void pbc__copy_small(uint8_t *dst, const void *src,
 
 /* True when m may append in the current chunk without the slow path: m is
  * the innermost open message and `need` bytes fit (the fast paths write at
- * least 8, see above). Signed: after a write into the scratch buffer cur
- * is past end, so that the next write takes the slow path. */
+ * least 8, see above). Other messages' limit is NULL; after a write into
+ * the scratch buffer cur is past the limit, so that the next write takes
+ * the slow path. */
 static PBC_ALWAYS_INLINE bool pbc__fits(const pbc_msg *m, const pbc_writer *w,
                                         size_t need) {
-  return m == w->top && w->end - w->cur >= (ptrdiff_t)(need < 8 ? 8 : need);
+  return (uintptr_t)w->cur + (need < 8 ? 8 : need) <= (uintptr_t)m->limit;
+}
+
+/* The bytes m may append in the current chunk (0 unless m is the innermost
+ * open message; ptrdiff_t so that cur past the limit is negative). */
+static PBC_ALWAYS_INLINE ptrdiff_t pbc__room(const pbc_msg *m,
+                                             const pbc_writer *w) {
+  return (ptrdiff_t)((uintptr_t)m->limit - (uintptr_t)w->cur);
 }
 
 /* The slow paths (writer.c): they finalize open children of m first, drop
@@ -417,6 +533,18 @@ PBC_COLD pbc_msg *pbc__msg_begin_slow(pbc_msg *m, uint64_t tag,
                                       unsigned tag_len, uint32_t end_tag);
 PBC_COLD size_t pbc__msg_finalize_slow(pbc_msg *m);
 
+/* The fast paths' call of pbc__msg_prepare. It reloads the caller's writer
+ * pointer: the next setter reloads m->writer anyway (the call may have
+ * changed memory), and with the reload here both paths leave the same
+ * value, so the compiler keeps the cursor in a register across setters
+ * instead of reloading it after every store. */
+static PBC_ALWAYS_INLINE uint8_t *pbc__prepare(pbc_msg *m, pbc_writer **w,
+                                               size_t need) {
+  uint8_t *p = pbc__msg_prepare(m, need);
+  *w = m->writer;
+  return p;
+}
+
 /* ---- Appending to a message ------------------------------------------------
  * The generated T_w_* functions call the *_tag_* forms with constant tags;
  * the *_field forms take a field number and are for hand-written code.
@@ -427,8 +555,8 @@ PBC_COLD size_t pbc__msg_finalize_slow(pbc_msg *m);
 static PBC_ALWAYS_INLINE void pbc_msg_append_raw(pbc_msg *m, const void *data,
                                                  size_t size) {
   pbc_writer *w = m->writer;
-  if (PBC_LIKELY(m == w->top && w->end - w->cur >= 0 &&
-                 (size_t)(w->end - w->cur) >= size)) {
+  ptrdiff_t room = pbc__room(m, w);
+  if (PBC_LIKELY(m->limit != NULL && room >= 0 && (size_t)room >= size)) {
     if (size) memcpy(w->cur, data, size);
     w->cur += size;
     return;
@@ -444,7 +572,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_varint(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 10)))
-    p = pbc__msg_prepare(m, tag_len + 10);
+    p = pbc__prepare(m, &w, tag_len + 10);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
   w->cur = pbc__put_varint(p, v);
 }
@@ -457,9 +585,32 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_varint32(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 8)))
-    p = pbc__msg_prepare(m, tag_len + 8);
+    p = pbc__prepare(m, &w, tag_len + 8);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
-  w->cur = pbc__put_varint(p, v); /* below 2^56: at most one 8-byte store */
+  w->cur = pbc__put_varint32(p, v);
+}
+
+/* An int32 or enum value: sign-extended to 64 bits as libprotobuf writes
+ * it, so a negative one is 10 bytes, whose last 6 do not depend on it. */
+static PBC_ALWAYS_INLINE void pbc_msg_append_tag_int32(pbc_msg *m,
+                                                       uint64_t tag,
+                                                       unsigned tag_len,
+                                                       int32_t v) {
+  pbc_writer *w = m->writer;
+  uint8_t *p = w->cur;
+  if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 10)))
+    p = pbc__prepare(m, &w, tag_len + 10);
+  if (tag_len) p = pbc__put_tag(p, tag, tag_len);
+  uint32_t u = (uint32_t)v;
+  if (u < 0x80 || PBC_LIKELY(v >= 0)) { /* one compare for small values */
+    w->cur = pbc__put_varint32(p, u);
+    return;
+  }
+  pbc__store_le64(p, (pbc__spread28(u & 0x0fffffffu) | 0x80808080u) |
+                         (uint64_t)((u >> 28) | 0xf0u) << 32 |
+                         0xffffff0000000000ull);
+  pbc__store_le16(p + 8, 0x01ff);
+  w->cur = p + 10;
 }
 
 static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed32(pbc_msg *m,
@@ -469,7 +620,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed32(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 4)))
-    p = pbc__msg_prepare(m, tag_len + 8);
+    p = pbc__prepare(m, &w, tag_len + 8);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
   pbc__store_le32(p, v);
   w->cur = p + 4;
@@ -482,7 +633,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed64(pbc_msg *m,
   pbc_writer *w = m->writer;
   uint8_t *p = w->cur;
   if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 8)))
-    p = pbc__msg_prepare(m, tag_len + 8);
+    p = pbc__prepare(m, &w, tag_len + 8);
   if (tag_len) p = pbc__put_tag(p, tag, tag_len);
   pbc__store_le64(p, v);
   w->cur = p + 8;
@@ -499,15 +650,15 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_bytes(pbc_msg *m,
     /* Short values: tag and length byte in one store, an inline copy. */
     uint8_t *p = w->cur;
     if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 1 + 32)))
-      p = pbc__msg_prepare(m, tag_len + 1 + 32);
+      p = pbc__prepare(m, &w, tag_len + 1 + 32);
     pbc__store_le64(p, tag | ((uint64_t)size << (8 * tag_len)));
     p += tag_len + 1;
     pbc__copy_small(p, data, size);
     w->cur = p + size;
     return;
   }
-  ptrdiff_t room = w->end - w->cur;
-  if (PBC_LIKELY(m == w->top && room >= 0 && size <= (size_t)room &&
+  ptrdiff_t room = pbc__room(m, w);
+  if (PBC_LIKELY(m->limit != NULL && room >= 0 && size <= (size_t)room &&
                  (size_t)room - size >= tag_len + 10)) {
     uint8_t *p = pbc__put_tag(w->cur, tag, tag_len);
     p = pbc__put_varint(p, size);
@@ -532,12 +683,13 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_nested(pbc_msg *m,
                                                            unsigned tag_len) {
   pbc_writer *w = m->writer;
   if (PBC_LIKELY(pbc__fits(m, w, tag_len + 4) &&
-                 m != &w->stack[PBC_WRITER_MAX_DEPTH])) {
+                 m != w->deepest)) {
     pbc_msg *child = m + 1;
-    uint8_t *p = pbc__put_tag(w->cur, tag, tag_len);
-    child->size_field = p;
-    child->end_tag = 0;
-    w->cur = p + 4;
+    uint8_t *p = pbc__put_tag(w->cur, tag, tag_len) + 4;
+    child->body = p;
+    child->limit = m->limit;
+    m->limit = NULL;
+    w->cur = p;
     w->top = child;
     return child;
   }
@@ -552,12 +704,14 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_group(pbc_msg *m,
                                                           uint32_t end_tag) {
   pbc_writer *w = m->writer;
   if (PBC_LIKELY(pbc__fits(m, w, tag_len) &&
-                 m != &w->stack[PBC_WRITER_MAX_DEPTH])) {
+                 m != w->deepest)) {
     pbc_msg *child = m + 1;
     w->cur = pbc__put_tag(w->cur, tag, tag_len);
-    child->size_field = NULL;
+    child->body = NULL;
     child->end_tag = end_tag;
     child->start = pbc__position(w);
+    child->limit = m->limit;
+    m->limit = NULL;
     w->top = child;
     return child;
   }
@@ -572,12 +726,15 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_tag_group(pbc_msg *m,
  * closes them too, but through the slow path. */
 static PBC_ALWAYS_INLINE size_t pbc_msg_finalize(pbc_msg *m) {
   pbc_writer *w = m->writer;
-  uint8_t *field = m->size_field;
-  if (PBC_LIKELY(m == w->top && field != NULL)) {
-    /* size_field is set only while it is in the current chunk. */
-    size_t size = (size_t)(w->cur - field) - 4;
+  uint8_t *body = m->body, *limit = m->limit;
+  if (PBC_LIKELY(limit != NULL && body != NULL)) {
+    /* m is the innermost open message (it has a limit), and body is set
+     * only while the length bytes are in the current chunk. */
+    size_t size = (size_t)(w->cur - body);
     if (PBC_LIKELY(size <= PBC_MAX_NESTED_SIZE)) {
-      pbc__put_redundant_size(field, (uint32_t)size);
+      pbc__put_redundant_size(body - 4, (uint32_t)size);
+      m->limit = NULL;
+      (m - 1)->limit = limit;
       w->top = m - 1;
       return size;
     }

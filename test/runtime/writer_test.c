@@ -261,6 +261,39 @@ static void test_varints(void) {
   CHECK(bad == 0);
 }
 
+/* int32 (and enum) values: sign-extended to 64 bits, so negative ones are
+ * 10 bytes, as libprotobuf writes them; every bit length, both signs. */
+static void test_int32_varints(void) {
+  int bad = 0;
+  for (int bits = 0; bits <= 31; bits++) {
+    for (int delta = -2; delta <= 2; delta++) {
+      for (int sign = 1; sign >= -1; sign -= 2) {
+        int64_t wide = sign * (((int64_t)1 << bits) + delta);
+        if (wide < INT32_MIN || wide > INT32_MAX) continue;
+        int32_t v = (int32_t)wide;
+        pbc_heap_writer h;
+        pbc_heap_writer_init(&h, 0);
+        pbc_msg *root = pbc_writer_root(&h.writer);
+        pbc_msg_append_tag_int32(root, pbc_tag_bytes(1, 0), 1, v);
+        pbc_msg_append_tag_int32(root, 0, 0, v);
+        pbc_writer_finish(&h.writer);
+        uint8_t want[32];
+        want[0] = 0x08;
+        size_t n = 1 + ref_varint(want + 1, (uint64_t)(int64_t)v);
+        n += ref_varint(want + n, (uint64_t)(int64_t)v);
+        size_t got_size;
+        uint8_t *got = heap_stream(&h, &got_size);
+        if (got_size != n || memcmp(got, want, n) != 0) {
+          if (bad++ < 3) printf("  int32 %d\n", v);
+        }
+        free(got);
+        pbc_heap_writer_destroy(&h);
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
 static void test_scalars(void) {
   pbc_heap_writer h;
   pbc_heap_writer_init(&h, 0);
@@ -714,6 +747,7 @@ int main(void) {
   test_redundant_sizes();
   test_tags();
   test_varints();
+  test_int32_varints();
   test_scalars();
   test_long_string();
   test_groups();
