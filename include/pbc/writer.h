@@ -564,16 +564,27 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_raw(pbc_msg *m, const void *data,
   pbc__msg_raw_slow(m, data, size);
 }
 
+/* Where a value goes after its tag (tag_len bytes of `tag`, none when
+ * tag_len is 0), with the tag written: the room for both, `need` being the
+ * bytes the value's stores may touch, is checked first (the slow path when
+ * they do not fit). */
+static PBC_ALWAYS_INLINE uint8_t *pbc__tag_and_room(pbc_msg *m, pbc_writer **w,
+                                                    uint64_t tag,
+                                                    unsigned tag_len,
+                                                    size_t need) {
+  uint8_t *p = (*w)->cur;
+  if (PBC_UNLIKELY(!pbc__fits(m, *w, tag_len + need)))
+    p = pbc__prepare(m, w, tag_len + need < 8 ? 8 : tag_len + need);
+  return tag_len ? pbc__put_tag(p, tag, tag_len) : p;
+}
+
 /* A tag (tag_len bytes of `tag`, none when tag_len is 0) and a varint. */
 static PBC_ALWAYS_INLINE void pbc_msg_append_tag_varint(pbc_msg *m,
                                                         uint64_t tag,
                                                         unsigned tag_len,
                                                         uint64_t v) {
   pbc_writer *w = m->writer;
-  uint8_t *p = w->cur;
-  if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 10)))
-    p = pbc__prepare(m, &w, tag_len + 10);
-  if (tag_len) p = pbc__put_tag(p, tag, tag_len);
+  uint8_t *p = pbc__tag_and_room(m, &w, tag, tag_len, 10);
   w->cur = pbc__put_varint(p, v);
 }
 
@@ -583,10 +594,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_varint32(pbc_msg *m,
                                                           unsigned tag_len,
                                                           uint32_t v) {
   pbc_writer *w = m->writer;
-  uint8_t *p = w->cur;
-  if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 8)))
-    p = pbc__prepare(m, &w, tag_len + 8);
-  if (tag_len) p = pbc__put_tag(p, tag, tag_len);
+  uint8_t *p = pbc__tag_and_room(m, &w, tag, tag_len, 8);
   w->cur = pbc__put_varint32(p, v);
 }
 
@@ -597,10 +605,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_int32(pbc_msg *m,
                                                        unsigned tag_len,
                                                        int32_t v) {
   pbc_writer *w = m->writer;
-  uint8_t *p = w->cur;
-  if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 10)))
-    p = pbc__prepare(m, &w, tag_len + 10);
-  if (tag_len) p = pbc__put_tag(p, tag, tag_len);
+  uint8_t *p = pbc__tag_and_room(m, &w, tag, tag_len, 10);
   uint32_t u = (uint32_t)v;
   if (u < 0x80 || PBC_LIKELY(v >= 0)) { /* one compare for small values */
     w->cur = pbc__put_varint32(p, u);
@@ -618,10 +623,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed32(pbc_msg *m,
                                                          unsigned tag_len,
                                                          uint32_t v) {
   pbc_writer *w = m->writer;
-  uint8_t *p = w->cur;
-  if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 4)))
-    p = pbc__prepare(m, &w, tag_len + 8);
-  if (tag_len) p = pbc__put_tag(p, tag, tag_len);
+  uint8_t *p = pbc__tag_and_room(m, &w, tag, tag_len, 4);
   pbc__store_le32(p, v);
   w->cur = p + 4;
 }
@@ -631,10 +633,7 @@ static PBC_ALWAYS_INLINE void pbc_msg_append_tag_fixed64(pbc_msg *m,
                                                          unsigned tag_len,
                                                          uint64_t v) {
   pbc_writer *w = m->writer;
-  uint8_t *p = w->cur;
-  if (PBC_UNLIKELY(!pbc__fits(m, w, tag_len + 8)))
-    p = pbc__prepare(m, &w, tag_len + 8);
-  if (tag_len) p = pbc__put_tag(p, tag, tag_len);
+  uint8_t *p = pbc__tag_and_room(m, &w, tag, tag_len, 8);
   pbc__store_le64(p, v);
   w->cur = p + 8;
 }
