@@ -276,6 +276,47 @@ static void leaveHugeFunctionsUnoptimized(Module &module, bool verbose) {
   }
 }
 
+/// A generated decoder (pbc__T_dec): every internal function's name ends
+/// with its role.
+static bool isDecoder(const Function &f) {
+  return f.getName().starts_with("pbc__") && f.getName().ends_with("_dec");
+}
+
+/// Decoders up to this size are inlined where another decoder calls them.
+static constexpr unsigned kInlinedDecoderInstructions = 3000;
+
+/// A sub-message's decoder runs once per occurrence, and the call (spills
+/// around it, its prologue and epilogue) cost google_message2's parse a
+/// sixth of its instructions: LLVM's inliner leaves such callees alone, as
+/// too big for its threshold. Small decoders that call no other decoder
+/// (so that inlining stays linear in the schema) are inlined into the
+/// decoders that call them; the entry points keep calling the top one.
+static void inlineLeafDecoders(Module &module) {
+  auto isLeaf = [](Function &f) {
+    for (BasicBlock &block : f)
+      for (Instruction &inst : block)
+        if (auto *call = dyn_cast<CallBase>(&inst))
+          if (Function *callee = call->getCalledFunction();
+              callee && isDecoder(*callee))
+            return false;
+    return true;
+  };
+  for (Function &f : module) {
+    if (f.isDeclaration() || !isDecoder(f) || f.hasOptNone())
+      continue;
+    for (BasicBlock &block : f)
+      for (Instruction &inst : block) {
+        auto *call = dyn_cast<CallBase>(&inst);
+        Function *callee = call ? call->getCalledFunction() : nullptr;
+        if (callee && callee != &f && isDecoder(*callee) &&
+            !callee->isDeclaration() && !callee->hasOptNone() &&
+            callee->getInstructionCount() <= kInlinedDecoderInstructions &&
+            isLeaf(*callee))
+          call->addFnAttr(Attribute::AlwaysInline);
+      }
+  }
+}
+
 void CodeGen::optimize(Module &module) {
   LoopAnalysisManager lam;
   FunctionAnalysisManager fam;
@@ -304,8 +345,10 @@ void CodeGen::optimize(Module &module) {
     for (Function &f : module)
       if (!f.isDeclaration())
         f.addFnAttr(Attribute::SanitizeAddress);
-  if (level != OptimizationLevel::O0)
+  if (level != OptimizationLevel::O0) {
     leaveHugeFunctionsUnoptimized(module, options.timing != nullptr);
+    inlineLeafDecoders(module);
+  }
   ModulePassManager pm = level == OptimizationLevel::O0
                              ? builder.buildO0DefaultPipeline(level)
                              : builder.buildPerModuleDefaultPipeline(level);
