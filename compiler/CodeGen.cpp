@@ -276,42 +276,50 @@ static void leaveHugeFunctionsUnoptimized(Module &module, bool verbose) {
   }
 }
 
-/// A generated decoder (pbc__T_dec): every internal function's name ends
-/// with its role.
-static bool isDecoder(const Function &f) {
-  return f.getName().starts_with("pbc__") && f.getName().ends_with("_dec");
+/// The role of a generated codec function, by its name's ending (every
+/// generated function's name ends with its role): a decoder (pbc__T_dec),
+/// an encoder (pbc__T_enc) or a size function (T_encoded_size); empty for
+/// the others.
+static StringRef codecRole(const Function &f) {
+  for (StringRef role : {"_dec", "_enc", "_encoded_size"})
+    if (f.getName().ends_with(role))
+      return role;
+  return "";
 }
 
-/// Decoders up to this size are inlined where another decoder calls them.
-static constexpr unsigned kInlinedDecoderInstructions = 3000;
+/// Codec functions up to this size are inlined where another of their role
+/// calls them.
+static constexpr unsigned kInlinedCodecInstructions = 3000;
 
-/// A sub-message's decoder runs once per occurrence, and the call (spills
-/// around it, its prologue and epilogue) cost google_message2's parse a
-/// sixth of its instructions: LLVM's inliner leaves such callees alone, as
-/// too big for its threshold. Small decoders that call no other decoder
-/// (so that inlining stays linear in the schema) are inlined into the
-/// decoders that call them; the entry points keep calling the top one.
-static void inlineLeafDecoders(Module &module) {
-  auto isLeaf = [](Function &f) {
+/// A sub-message's decoder, encoder and size function run once per
+/// occurrence, and each call (spills around it, its prologue and epilogue)
+/// cost google_message2's parse a sixth of its instructions: LLVM's inliner
+/// leaves such callees alone, as too big for its threshold. Small ones that
+/// call no other function of their role (so that inlining stays linear in
+/// the schema) are inlined into the functions of their role that call them;
+/// the entry points keep calling the top one.
+static void inlineLeafCodecs(Module &module) {
+  auto isLeaf = [](Function &f, StringRef role) {
     for (BasicBlock &block : f)
       for (Instruction &inst : block)
         if (auto *call = dyn_cast<CallBase>(&inst))
           if (Function *callee = call->getCalledFunction();
-              callee && isDecoder(*callee))
+              callee && codecRole(*callee) == role)
             return false;
     return true;
   };
   for (Function &f : module) {
-    if (f.isDeclaration() || !isDecoder(f) || f.hasOptNone())
+    StringRef role = codecRole(f);
+    if (f.isDeclaration() || role.empty() || f.hasOptNone())
       continue;
     for (BasicBlock &block : f)
       for (Instruction &inst : block) {
         auto *call = dyn_cast<CallBase>(&inst);
         Function *callee = call ? call->getCalledFunction() : nullptr;
-        if (callee && callee != &f && isDecoder(*callee) &&
+        if (callee && callee != &f && codecRole(*callee) == role &&
             !callee->isDeclaration() && !callee->hasOptNone() &&
-            callee->getInstructionCount() <= kInlinedDecoderInstructions &&
-            isLeaf(*callee))
+            callee->getInstructionCount() <= kInlinedCodecInstructions &&
+            isLeaf(*callee, role))
           call->addFnAttr(Attribute::AlwaysInline);
       }
   }
@@ -347,7 +355,7 @@ void CodeGen::optimize(Module &module) {
         f.addFnAttr(Attribute::SanitizeAddress);
   if (level != OptimizationLevel::O0) {
     leaveHugeFunctionsUnoptimized(module, options.timing != nullptr);
-    inlineLeafDecoders(module);
+    inlineLeafCodecs(module);
   }
   ModulePassManager pm = level == OptimizationLevel::O0
                              ? builder.buildO0DefaultPipeline(level)
