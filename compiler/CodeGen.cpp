@@ -299,29 +299,34 @@ static constexpr unsigned kInlinedCodecInstructions = 3000;
 /// the schema) are inlined into the functions of their role that call them;
 /// the entry points keep calling the top one.
 static void inlineLeafCodecs(Module &module) {
-  auto isLeaf = [](Function &f, StringRef role) {
+  auto callsItsRole = [](Function &f, StringRef role) {
     for (BasicBlock &block : f)
       for (Instruction &inst : block)
         if (auto *call = dyn_cast<CallBase>(&inst))
           if (Function *callee = call->getCalledFunction();
               callee && codecRole(*callee) == role)
-            return false;
-    return true;
+            return true;
+    return false;
   };
+  SmallPtrSet<Function *, 32> leaves;
   for (Function &f : module) {
     StringRef role = codecRole(f);
-    if (f.isDeclaration() || role.empty() || f.hasOptNone())
+    if (!role.empty() && !f.isDeclaration() && !f.hasOptNone() &&
+        f.getInstructionCount() <= kInlinedCodecInstructions &&
+        !callsItsRole(f, role))
+      leaves.insert(&f);
+  }
+  for (Function &f : module) {
+    StringRef role = codecRole(f);
+    if (role.empty() || f.isDeclaration() || f.hasOptNone())
       continue;
     for (BasicBlock &block : f)
-      for (Instruction &inst : block) {
-        auto *call = dyn_cast<CallBase>(&inst);
-        Function *callee = call ? call->getCalledFunction() : nullptr;
-        if (callee && callee != &f && codecRole(*callee) == role &&
-            !callee->isDeclaration() && !callee->hasOptNone() &&
-            callee->getInstructionCount() <= kInlinedCodecInstructions &&
-            isLeaf(*callee, role))
-          call->addFnAttr(Attribute::AlwaysInline);
-      }
+      for (Instruction &inst : block)
+        if (auto *call = dyn_cast<CallBase>(&inst))
+          if (Function *callee = call->getCalledFunction();
+              callee && callee != &f && leaves.contains(callee) &&
+              codecRole(*callee) == role)
+            call->addFnAttr(Attribute::AlwaysInline);
   }
 }
 

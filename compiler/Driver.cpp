@@ -102,8 +102,7 @@ public:
       return fail(toString(codegen.takeError()));
 
     if (kind != Emit::Lib) {
-      auto text = compile(**codegen, module, {}, kind, output,
-                          /*runtimeInOwnObject=*/false);
+      auto text = compile(**codegen, module, {}, kind, output);
       if (!text)
         return fail(toString(text.takeError()));
       outputs[output] = std::move(*text);
@@ -117,8 +116,7 @@ public:
     std::vector<pbc::ArchiveMember> members;
     for (auto file : module.getOps<pbc::proto::FileOp>()) {
       std::string name = file.getName().str();
-      auto object = compile(**codegen, module, {name}, Emit::Obj, name,
-                            /*runtimeInOwnObject=*/true);
+      auto object = compile(**codegen, module, {name}, Emit::Obj, name);
       if (!object)
         return fail(toString(object.takeError()));
       members.push_back({memberNameOf(name), std::move(*object)});
@@ -234,10 +232,12 @@ private:
   }
 
   /// Lowers a copy of the laid-out module (code for `files`, all when
-  /// empty) and returns it in the form `kind` asks for.
+  /// empty) and returns it in the form `kind` asks for. Code for some files
+  /// goes into an archive, whose pbc_runtime.o has the runtime; code for
+  /// all of them is a lone output with the runtime in it.
   Expected<std::string> compile(pbc::CodeGen &codegen, mlir::ModuleOp module,
                                 ArrayRef<std::string> files, Emit kind,
-                                StringRef name, bool runtimeInOwnObject) {
+                                StringRef name) {
     mlir::TimingScope lowerTime = stage("MLIR: lower to the LLVM dialect");
     mlir::OwningOpRef<mlir::ModuleOp> copy = copyFor(module, files);
     mlir::PassManager pm(&context);
@@ -249,7 +249,8 @@ private:
                                "lowering to LLVM failed");
     lowerTime.stop();
     auto llvmModule =
-        codegen.buildModule(std::move(copy), name, runtimeInOwnObject);
+        codegen.buildModule(std::move(copy), name,
+                            /*runtimeInOwnObject=*/!files.empty());
     if (!llvmModule)
       return llvmModule.takeError();
     pbc::OutputKind out = kind == Emit::LLVM  ? pbc::OutputKind::LLVMIR
