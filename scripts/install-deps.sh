@@ -2,10 +2,16 @@
 # Installs pbc's build and test dependencies from Debian 12's own archive.
 # Idempotent: apt-get skips what is already installed.
 set -euo pipefail
+# Every package the build, the example and every test use, named: apt's
+# recommendations are not installed, so nothing may come in as one.
+# scripts/fresh-machine-check.sh checks this list on a minimal Debian 12.
 packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 llvm-19-tools
+  libclang-rt-19-dev  # test/fuzz: libFuzzer and ASan's runtimes for clang
+  gcc g++ libc6-dev  # cc and c++: CMake's compilers, the example, the tests' programs
   libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev libprotozero-dev
   libupb-dev  # bench/: upb as a measured peer
+  valgrind  # bench/: callgrind's client requests (valgrind/callgrind.h), bench/callgrind.sh
   cmake ninja-build python3
   pkg-config make  # test/install: the installed pbc.pc, the Makefile example
   # cross tests (test/e2e/cross-*.test): link for and run on aarch64/riscv64

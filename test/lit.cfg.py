@@ -3,6 +3,11 @@
 #   e2e              real `pbc compile` + link + run, compared with libprotobuf
 #   runtime          the C runtime's unit tests
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
 import lit.formats
 
 config.name = "pbc"
@@ -10,13 +15,20 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".proto", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pbc_obj_root, "test")
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "pbc_lit.py", "__pycache__"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.pbc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# Features that need something installed or built (pbc_lit.py).
+sys.path.insert(0, os.path.dirname(__file__))
+import pbc_lit
+
+def optional_feature(config, name, problem):
+    pbc_lit.optional_feature(config, lit_config, name, problem)
 
 bin_dir = config.pbc_tools_dir
 # lit substitutes in list order: longer names that share a prefix first.
@@ -43,21 +55,17 @@ config.substitutions.extend([
 # The protobuf conformance suite's runner, built by scripts/conformance.sh
 # (scripts/test.sh always builds it).
 conformance_dir = os.path.join(config.pbc_src_root, "build", "conformance")
-if os.path.exists(os.path.join(conformance_dir, "conformance_test_runner")):
-    config.available_features.add("conformance-runner")
+optional_feature(config, "conformance-runner", None if os.path.exists(
+    os.path.join(conformance_dir, "conformance_test_runner"))
+    else "no conformance_test_runner (run scripts/conformance.sh)")
 config.substitutions.extend([
     ("%conformance_runner", os.path.join(conformance_dir, "conformance_test_runner")),
     ("%conformance_protos", os.path.join(conformance_dir, "protos")),
 ])
 
-# Cross targets (e2e/cross.test): feature qemu-ARCH when Debian's cross gcc
-# links a static program for ARCH and qemu-user runs it. Installed by
-# scripts/install-deps.sh; PBC_REQUIRE_CROSS=1 (set by .ci/run) makes a
-# failed probe an error instead of a skip.
-import shutil
-import subprocess
-import tempfile
-
+# Cross targets (e2e/cross-*.test): feature qemu-ARCH when Debian's cross
+# gcc links a static program for ARCH and qemu-user runs it (as
+# `qemu-ARCH PROGRAM`: no binfmt_misc needed).
 def probe_cross(arch):
     gcc, qemu = arch + "-linux-gnu-gcc", "qemu-" + arch
     missing = [t for t in (gcc, qemu) if not shutil.which(t)]
@@ -77,13 +85,7 @@ def probe_cross(arch):
     return None
 
 for arch in ("aarch64", "riscv64"):
-    problem = probe_cross(arch)
-    if problem is None:
-        config.available_features.add("qemu-" + arch)
-    elif os.environ.get("PBC_REQUIRE_CROSS") == "1":
-        lit_config.fatal("cross tests for %s cannot run: %s" % (arch, problem))
-    else:
-        lit_config.note("skipping the %s cross tests: %s" % (arch, problem))
+    optional_feature(config, "qemu-" + arch, probe_cross(arch))
 
 # The sanitizer pass (scripts/test.sh):
 #   lit --param pbc_sanitize=1 build/test/e2e build/test/runtime
@@ -112,12 +114,13 @@ if lit_config.params.get("pbc_sanitize"):
 
 # The benchmark binaries (bench/), built when Google Benchmark is installed:
 # the bench-smoke test runs each codec once.
-if os.path.exists(os.path.join(bin_dir, "pbc_bench_datasets")):
-    config.available_features.add("bench")
-    config.substitutions.append(("%bench_bin", bin_dir))
-    # upb is an optional peer (libupb-dev): its codecs are there when bench/ found it.
-    import subprocess
-    counter = os.path.join(bin_dir, "pbc_bench_instructions")
-    if os.path.exists(counter) and "upb_parse" in subprocess.run(
-            [counter, "--codecs"], capture_output=True, text=True).stdout.split():
-        config.available_features.add("bench-upb")
+config.substitutions.append(("%bench_bin", bin_dir))
+has_bench = os.path.exists(os.path.join(bin_dir, "pbc_bench_datasets"))
+optional_feature(config, "bench", None if has_bench else
+                 "no bench binaries (libbenchmark-dev; run scripts/build.sh)")
+# upb is a peer (libupb-dev): its codecs are there when bench/ found it.
+counter = os.path.join(bin_dir, "pbc_bench_instructions")
+has_upb = os.path.exists(counter) and "upb_parse" in subprocess.run(
+    [counter, "--codecs"], capture_output=True, text=True).stdout.split()
+optional_feature(config, "bench-upb", None if has_upb else
+                 "bench/ was built without upb (libupb-dev)")
