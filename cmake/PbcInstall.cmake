@@ -17,6 +17,7 @@ install(TARGETS pbc protoc-gen-pbc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS pbc_runtime ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/pbc/pbc.h
               ${PROJECT_SOURCE_DIR}/include/pbc/writer.h
+              ${PROJECT_SOURCE_DIR}/include/pbc/wire_types.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pbc)
 
 set(PBC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pbc)

@@ -35,6 +35,9 @@ const char kRuntimeHeader[] = {
 const char kRuntimeWriterHeader[] = {
 #include "RuntimeWriterHeader.inc"
     0};
+const char kRuntimeWireTypesHeader[] = {
+#include "RuntimeWireTypesHeader.inc"
+    0};
 
 std::string printOp(mlir::Operation *op) {
   std::string text;
@@ -190,6 +193,9 @@ private:
     SmallString<256> writerHeader(dir);
     sys::path::append(writerHeader, "pbc", "writer.h");
     outputs[std::string(writerHeader)] = kRuntimeWriterHeader;
+    SmallString<256> wireTypesHeader(dir);
+    sys::path::append(wireTypesHeader, "pbc", "wire_types.h");
+    outputs[std::string(wireTypesHeader)] = kRuntimeWireTypesHeader;
     return 0;
   }
 

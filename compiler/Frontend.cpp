@@ -29,8 +29,6 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include <cerrno>
-#include <cfloat>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -254,69 +252,50 @@ void explainEditions(DiskSourceTree &tree, const llvm::StringSet<> &files,
 // Module construction
 //===----------------------------------------------------------------------===//
 
-/// The shortest of the usual precisions that reads back to the same value,
-/// as libprotobuf's SimpleDtoa/SimpleFtoa print descriptor defaults.
-std::string formatFloating(double value, bool isFloat) {
-  if (std::isinf(value))
-    return value > 0 ? "inf" : "-inf";
-  if (std::isnan(value))
-    return "nan";
-  char buf[64];
-  if (isFloat) {
-    float f = static_cast<float>(value);
-    std::snprintf(buf, sizeof(buf), "%.*g", FLT_DIG, static_cast<double>(f));
-    if (std::strtof(buf, nullptr) != f)
-      std::snprintf(buf, sizeof(buf), "%.*g", FLT_DECIMAL_DIG,
-                    static_cast<double>(f));
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.*g", DBL_DIG, value);
-    if (std::strtod(buf, nullptr) != value)
-      std::snprintf(buf, sizeof(buf), "%.*g", DBL_DECIMAL_DIG, value);
-  }
-  return buf;
-}
-
 bool isProto2(const gp::FileDescriptor *file) {
   return file->syntax() == gp::FileDescriptor::SYNTAX_PROTO2;
 }
 
-/// A field's proto2 default as the text the lowering parses, or nothing when
-/// the field's default is the type's zero value and was not written out.
-std::optional<std::string> defaultValueText(const gp::FieldDescriptor *field) {
+/// A field's proto2 default, typed as the field (see proto.field), or null
+/// when the field's default is the type's zero value and was not written
+/// out.
+TypedAttr defaultValueOf(Builder &b, const gp::FieldDescriptor *field) {
   if (!isProto2(field->file()) || field->is_repeated() ||
       field->cpp_type() == gp::FieldDescriptor::CPPTYPE_MESSAGE)
-    return std::nullopt;
+    return {};
   // A proto2 enum defaults to its first value, which need not be zero.
   bool implicitEnumDefault =
       field->cpp_type() == gp::FieldDescriptor::CPPTYPE_ENUM &&
       field->default_value_enum()->number() != 0;
   if (!field->has_default_value() && !implicitEnumDefault)
-    return std::nullopt;
+    return {};
 
   using FD = gp::FieldDescriptor;
   switch (field->cpp_type()) {
   case FD::CPPTYPE_INT32:
-    return std::to_string(field->default_value_int32());
+    return b.getI32IntegerAttr(field->default_value_int32());
   case FD::CPPTYPE_INT64:
-    return std::to_string(field->default_value_int64());
+    return b.getI64IntegerAttr(field->default_value_int64());
   case FD::CPPTYPE_UINT32:
-    return std::to_string(field->default_value_uint32());
+    return b.getIntegerAttr(b.getIntegerType(32, /*isSigned=*/false),
+                            llvm::APInt(32, field->default_value_uint32()));
   case FD::CPPTYPE_UINT64:
-    return std::to_string(field->default_value_uint64());
+    return b.getIntegerAttr(b.getIntegerType(64, /*isSigned=*/false),
+                            llvm::APInt(64, field->default_value_uint64()));
   case FD::CPPTYPE_FLOAT:
-    return formatFloating(field->default_value_float(), /*isFloat=*/true);
+    return b.getF32FloatAttr(field->default_value_float());
   case FD::CPPTYPE_DOUBLE:
-    return formatFloating(field->default_value_double(), /*isFloat=*/false);
+    return b.getF64FloatAttr(field->default_value_double());
   case FD::CPPTYPE_BOOL:
-    return std::string(field->default_value_bool() ? "true" : "false");
+    return b.getBoolAttr(field->default_value_bool());
   case FD::CPPTYPE_ENUM:
-    return std::to_string(field->default_value_enum()->number());
+    return b.getI32IntegerAttr(field->default_value_enum()->number());
   case FD::CPPTYPE_STRING:
-    return field->default_value_string();
+    return b.getStringAttr(field->default_value_string());
   case FD::CPPTYPE_MESSAGE:
     break;
   }
-  return std::nullopt;
+  return {};
 }
 
 proto::Cardinality cardinalityOf(const gp::FieldDescriptor *field) {
@@ -447,9 +426,7 @@ private:
       closed = isProto2(field->enum_type()->file());
     }
 
-    StringAttr defaultValue;
-    if (std::optional<std::string> text = defaultValueText(field))
-      defaultValue = builder.getStringAttr(*text);
+    TypedAttr defaultValue = defaultValueOf(builder, field);
 
     // libprotobuf 3.21 checks UTF-8 only for proto3 `string` fields.
     bool utf8 = field->type() == gp::FieldDescriptor::TYPE_STRING &&

@@ -345,17 +345,11 @@ void HeaderWriter::declare(NameScope &scope, StringRef name, Operation *op,
         << it->second.what << " is declared here";
 }
 
+/// The header declares the layout the layout pass chose; the message's
+/// verifier checks that a layout, when there, is complete.
 LogicalResult HeaderWriter::checkLayout(MessageOp msg) {
-  if (!msg.hasLayout() || !msg.getPresenceWords() ||
-      msg.getUnknownOffset().has_value() != msg.keepsUnknownFields())
+  if (!msg.hasLayout())
     return msg.emitError("message has no layout (run the layout pass first)");
-  for (FieldOp field : msg.getFields())
-    if (!field.getOffset())
-      return field.emitError("field has no offset (run the layout pass first)");
-  for (OneofOp oneof : msg.getOneofs())
-    if (!oneof.getCaseOffset())
-      return oneof.emitError(
-          "oneof has no case offset (run the layout pass first)");
   return success();
 }
 
@@ -454,16 +448,15 @@ std::string HeaderWriter::memberType(FieldOp field) {
 }
 
 std::string HeaderWriter::defaultText(FieldOp field) {
-  StringRef value = *field.getDefaultValue();
+  std::string value = defaultValueText(field);
   switch (field.getType()) {
   case FieldType::String:
   case FieldType::Bytes:
     return "\"" + commentSafe(value) + "\"";
   case FieldType::Enum: {
     // Show the enumerator's name; the attribute holds its number.
-    int32_t number;
-    if (auto op = symbols.lookup<EnumOp>(*field.getTypeName());
-        op && !value.getAsInteger(10, number))
+    auto number = cast<IntegerAttr>(field.getDefaultValueAttr()).getInt();
+    if (auto op = symbols.lookup<EnumOp>(*field.getTypeName()))
       for (EnumValueOp v : op.getValues())
         if (static_cast<int32_t>(v.getNumber()) == number)
           return v.getName().str();
@@ -528,7 +521,7 @@ std::string HeaderWriter::fieldComment(FieldOp field) {
   bool packable = field.isRepeated() && isPackable(field.getType());
   if (packable && field.getPacked() != proto3)
     options.push_back(field.getPacked() ? "packed = true" : "packed = false");
-  if (field.getDefaultValue())
+  if (field.getDefaultValueAttr())
     options.push_back("default = " + defaultText(field));
   if (!options.empty())
     text += " [" + llvm::join(options, ", ") + "]";

@@ -24,32 +24,33 @@ conf=$src/build/conformance/protos
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# name | -I folders | files
+# name | pbc's -I arguments | input files
 schemas=(
-  "m1p2|$data/google_message1/proto2|benchmark_message1_proto2.proto"
-  "m1p3|$data/google_message1/proto3|benchmark_message1_proto3.proto"
-  "m2|$data/google_message2|benchmark_message2.proto"
-  "m3|$data/google_message3|benchmark_message3.proto"
-  "m4|$data/google_message4|benchmark_message4.proto"
-  "datasets|$data|benchmarks.proto"
-  "synthetic|$src/bench|synthetic.proto"
-  "protozero|$src/bench|protozero_bench.proto"
+  "m1p2|-I $data/google_message1/proto2|$data/google_message1/proto2/benchmark_message1_proto2.proto"
+  "m1p3|-I $data/google_message1/proto3|$data/google_message1/proto3/benchmark_message1_proto3.proto"
+  "m2|-I $data/google_message2|$data/google_message2/benchmark_message2.proto"
+  "m3|-I datasets=$data|$data/google_message3/benchmark_message3.proto"
+  "m4|-I datasets=$data|$data/google_message4/benchmark_message4.proto"
+  "datasets|-I $data|$data/benchmarks.proto"
+  "synthetic|-I $src/bench|$src/bench/synthetic.proto"
+  "protozero|-I $src/bench|$src/bench/protozero_bench.proto"
 )
 for f in "$e2e"/*.proto; do
-  schemas+=("e2e_$(basename "$f" .proto)|$e2e|$(basename "$f")")
+  schemas+=("e2e_$(basename "$f" .proto)|-I $e2e|$f")
 done
 if [ -d "$conf" ]; then
-  schemas+=("conformance|$conf|conformance/conformance.proto google/protobuf/test_messages_proto2.proto google/protobuf/test_messages_proto3.proto")
+  schemas+=("conformance|-I $conf|$conf/conformance/conformance.proto $conf/google/protobuf/test_messages_proto2.proto $conf/google/protobuf/test_messages_proto3.proto")
 fi
 
 for entry in "${schemas[@]}"; do
-  IFS='|' read -r name dir files <<<"$entry"
+  IFS='|' read -r name includes files <<<"$entry"
+  read -r -a includes <<<"$includes"
   read -r -a inputs <<<"$files"
   for opt in O2 O0; do
-    (cd "$dir" && "$pbc" compile "-$opt" -I . --cpp-header "${inputs[@]}" \
-      -o "$work/$name/$opt/lib$name.a")
+    "$pbc" compile "-$opt" "${includes[@]}" --cpp-header "${inputs[@]}" \
+      -o "$work/$name/$opt/lib$name.a"
   done
-  (cd "$dir" && "$pbc" compile --emit=mlir -I . "${inputs[@]}" -o "$work/$name/schema.mlir")
+  "$pbc" compile --emit=mlir "${includes[@]}" "${inputs[@]}" -o "$work/$name/schema.mlir"
 done
 (cd "$work" && find . -type f | LC_ALL=C sort | while read -r f; do
   printf '%s %10d %s\n' "$(sha256sum "$f" | cut -c1-64)" "$(stat -c %s "$f")" "${f#./}"

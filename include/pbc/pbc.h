@@ -45,6 +45,12 @@ typedef struct pbc_bytes {
   size_t size;
 } pbc_bytes;
 
+/* Every view (pbc_str, pbc_bytes, PBC_REPEATED) has this layout, which the
+ * generated code relies on. */
+#define PBC_VIEW_BYTES 16
+#define PBC_VIEW_DATA_OFFSET 0
+#define PBC_VIEW_SIZE_OFFSET 8
+
 /* Generated headers check their struct layout against the compiled code. */
 #ifdef __cplusplus
 #define PBC_STATIC_ASSERT(cond, msg) static_assert(cond, msg)

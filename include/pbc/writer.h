@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "pbc/pbc.h"
+#include "pbc/wire_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -240,8 +241,6 @@ static PBC_ALWAYS_INLINE unsigned pbc_tag_len(uint32_t field_number) {
        : t < (1u << 25) ? 4 : 5;
 }
 
-enum { PBC_WIRE_VARINT = 0, PBC_WIRE_FIXED64 = 1, PBC_WIRE_LEN = 2,
-       PBC_WIRE_START_GROUP = 3, PBC_WIRE_END_GROUP = 4, PBC_WIRE_FIXED32 = 5 };
 
 /* Element kinds of a packed run (what C array the values are). */
 typedef enum pbc_packed_kind {

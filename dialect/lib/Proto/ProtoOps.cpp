@@ -5,8 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pbc/Dialect/Proto/ProtoOps.h"
+#include "pbc/Dialect/Proto/FieldTypes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -23,15 +30,67 @@ constexpr int64_t kReservedLast = 19999;
 } // namespace
 
 bool pbc::proto::isPackable(FieldType type) {
-  switch (type) {
-  case FieldType::String:
-  case FieldType::Bytes:
-  case FieldType::Message:
-  case FieldType::Group:
-    return false;
-  default:
-    return true;
+  return fieldTypeInfo(type).isPackable();
+}
+
+Type pbc::proto::defaultValueType(MLIRContext *ctx, FieldType type) {
+  const FieldTypeInfo &info = fieldTypeInfo(type);
+  Builder b(ctx);
+  switch (info.repr) {
+  case ValueRepr::SIGNED:
+  case ValueRepr::ZIGZAG:
+    return b.getIntegerType(8 * info.size);
+  case ValueRepr::UNSIGNED:
+    return b.getIntegerType(8 * info.size, /*isSigned=*/false);
+  case ValueRepr::BOOL:
+    return b.getI1Type();
+  case ValueRepr::FLOAT:
+    return info.size == 8 ? Type(b.getF64Type()) : Type(b.getF32Type());
+  case ValueRepr::VIEW:
+    return b.getNoneType();
+  case ValueRepr::MESSAGE:
+    break;
   }
+  return {};
+}
+
+namespace {
+/// The shortest of the usual precisions that reads back to the same value,
+/// as libprotobuf's SimpleDtoa/SimpleFtoa print descriptor defaults.
+std::string formatFloating(double value, bool isFloat) {
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  if (std::isnan(value))
+    return "nan";
+  char buf[64];
+  if (isFloat) {
+    float f = static_cast<float>(value);
+    std::snprintf(buf, sizeof(buf), "%.*g", FLT_DIG, static_cast<double>(f));
+    if (std::strtof(buf, nullptr) != f)
+      std::snprintf(buf, sizeof(buf), "%.*g", FLT_DECIMAL_DIG,
+                    static_cast<double>(f));
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.*g", DBL_DIG, value);
+    if (std::strtod(buf, nullptr) != value)
+      std::snprintf(buf, sizeof(buf), "%.*g", DBL_DECIMAL_DIG, value);
+  }
+  return buf;
+}
+} // namespace
+
+std::string pbc::proto::defaultValueText(FieldOp field) {
+  TypedAttr value = field.getDefaultValueAttr();
+  if (auto text = dyn_cast<StringAttr>(value))
+    return text.str();
+  if (auto number = dyn_cast<FloatAttr>(value))
+    return formatFloating(number.getValueAsDouble(),
+                          number.getType().isF32());
+  auto integer = cast<IntegerAttr>(value);
+  if (integer.getType().isInteger(1))
+    return integer.getValue().getBoolValue() ? "true" : "false";
+  return llvm::toString(integer.getValue(),
+                        /*Radix=*/10,
+                        /*Signed=*/!integer.getType().isUnsignedInteger());
 }
 
 //===----------------------------------------------------------------------===//
@@ -65,12 +124,30 @@ LogicalResult FieldOp::verify() {
     return emitOpError("only enum fields can be closed");
   if (isMessageLike() && getCardinality() == Cardinality::Implicit)
     return emitOpError("message fields always have explicit presence");
-  if (getDefaultValue()) {
+  if (TypedAttr value = getDefaultValueAttr()) {
     if (isRepeated() || isMessageLike())
       return emitOpError("repeated and message fields cannot have a default");
     if (getCardinality() == Cardinality::Implicit)
       return emitOpError("fields with implicit presence cannot have a default");
+    // A string, or a number of exactly the field's type.
+    Type expected = defaultValueType(getContext(), type);
+    bool ok = isa<NoneType>(expected)
+                  ? isa<StringAttr>(value)
+                  : (isa<IntegerAttr, FloatAttr>(value) &&
+                     value.getType() == expected);
+    if (!ok) {
+      InFlightDiagnostic diag = emitOpError("the default of a ")
+                                << stringifyFieldType(type) << " field is ";
+      if (isa<NoneType>(expected))
+        diag << "a string";
+      else
+        diag << "of type " << expected;
+      return diag << ", not " << value;
+    }
   }
+  if (getPresenceBit() && !getOffset())
+    return emitOpError("has a presence bit but no offset: a layout is all or "
+                       "nothing");
   return success();
 }
 
@@ -123,6 +200,8 @@ LogicalResult MessageOp::verifyRegions() {
       return field.emitOpError("field name \"")
              << field.getName() << "\" is already used";
   }
+  if (failed(verifyLayout()))
+    return failure();
   if (getMapEntry()) {
     SmallVector<FieldOp> fields = getFields();
     if (fields.size() != 2 || fields[0].getNumber() != 1 ||
@@ -135,6 +214,40 @@ LogicalResult MessageOp::verifyRegions() {
       return emitOpError("a map entry has a scalar or string key = 1 and a "
                          "singular value = 2");
   }
+  return success();
+}
+
+/// The layout pass's attributes are all there or none are: later stages
+/// (the lowering, the header generator) read them without checking.
+LogicalResult MessageOp::verifyLayout() {
+  bool laidOut = getSize().has_value();
+  if (getAlign().has_value() != laidOut ||
+      getPresenceWords().has_value() != laidOut)
+    return emitOpError("has part of a layout: size, align and presence_words "
+                       "go together");
+  if (getUnknownOffset().has_value() && !(laidOut && keepsUnknownFields()))
+    return emitOpError(getMapEntry()
+                           ? "is a map entry: it keeps no unknown fields"
+                           : "has an unknown_offset but no layout");
+  if (laidOut && keepsUnknownFields() && !getUnknownOffset())
+    return emitOpError("has a layout but no unknown_offset");
+  int64_t bits = laidOut ? *getPresenceWords() * 32 : 0;
+  for (FieldOp field : getFields()) {
+    if (field.getOffset().has_value() != laidOut)
+      return field.emitOpError(laidOut ? "has no offset in a laid-out message"
+                                       : "has an offset in a message "
+                                         "without a layout");
+    if (std::optional<uint32_t> bit = field.getPresenceBit();
+        bit && *bit >= bits)
+      return field.emitOpError("presence bit ")
+             << *bit << " is past the message's " << bits << " bits";
+  }
+  for (OneofOp oneof : getOneofs())
+    if (oneof.getCaseOffset().has_value() != laidOut)
+      return oneof.emitOpError(laidOut
+                                   ? "has no case_offset in a laid-out message"
+                                   : "has a case_offset in a message without "
+                                     "a layout");
   return success();
 }
 

@@ -101,7 +101,7 @@ proto.message @E file "a.proto" map_entry {
 // A message laid out already keeps its layout: the driver lowers each file
 // from a copy where other files' messages are declared without fields.
 // CHECK-LABEL: proto.message @Declared
-// CHECK-SAME: align = 8 : i64, presence_words = 1 : i64, size = 64 : i64} {
+// CHECK-SAME: align = 8 : i64, presence_words = 1 : i64, size = 64 : i64, unknown_offset = 48 : i64} {
 // CHECK-NEXT: {{^  }$}}
-proto.message @Declared file "b.proto" attributes {align = 8 : i64, presence_words = 1 : i64, size = 64 : i64} {
+proto.message @Declared file "b.proto" attributes {align = 8 : i64, presence_words = 1 : i64, size = 64 : i64, unknown_offset = 48 : i64} {
 }

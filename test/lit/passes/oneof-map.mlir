@@ -38,6 +38,7 @@ proto.message @O.MEntry file "o.proto" map_entry {
 // Decode: a oneof member sets the case; a message member merges only into
 // the message the case names.
 // CHECK-LABEL: llvm.func @pbc__O_dec(
+// CHECK-NEXT: %[[DEC:.*]] = wire.decoder %arg3
 // CHECK: wire.get_varint
 // CHECK: llvm.store %{{.*}}, %[[NUMADDR:.*]] : i32, !llvm.ptr
 // CHECK: %[[C1:.*]] = arith.constant 1 : i32
@@ -48,8 +49,8 @@ proto.message @O.MEntry file "o.proto" map_entry {
 // CHECK: arith.select %[[IS2]], %[[EXISTING]], %{{.*}} : !llvm.ptr
 // A closed enum value the enum does not declare goes to the unknown
 // fields: as read when unpacked, re-encoded when out of a packed run.
-// CHECK-DAG: wire.keep_unknown %arg3
-// CHECK-DAG: wire.keep_unknown_varint %arg3, %{{.*}}, %value{{.*}}, 3
+// CHECK-DAG: wire.keep_unknown %[[DEC]]
+// CHECK-DAG: wire.keep_unknown_varint %[[DEC]], %{{.*}}, %value{{.*}}, 3
 // A map entry with a key already in the map replaces that entry.
 // CHECK-DAG: llvm.call @pbc__O_MEntry_dec(
 // CHECK-DAG: wire.bytes_equal

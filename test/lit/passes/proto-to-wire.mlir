@@ -105,7 +105,8 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // taking the tag's start and end. The packed field is accepted in both
 // forms (24 unpacked, 26 packed).
 // CHECK-LABEL: llvm.func @pbc__M_dec(
-// CHECK: %[[LIMIT:.*]] = wire.read_limit %arg3, %arg2
+// CHECK-NEXT: %[[DEC:.*]] = wire.decoder %arg3
+// CHECK-NEXT: %[[LIMIT:.*]] = wire.read_limit %[[DEC]], %arg2
 // CHECK: ^bb1(%[[POS:.*]]: !llvm.ptr):
 // CHECK-NEXT: %[[BELOW:.*]] = llvm.icmp "ult" %[[POS]], %[[LIMIT]]
 // CHECK-NEXT: llvm.cond_br %[[BELOW]], ^[[FASTTAG:bb[0-9]+]](%[[POS]] : !llvm.ptr), ^[[CHECKEND:bb[0-9]+]]
@@ -127,7 +128,7 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK-NEXT: llvm.icmp "uge" %[[POS]], %arg2
 // CHECK: llvm.icmp "eq" %[[POS]], %arg2
 // CHECK: ^[[READTAG]](%[[TAGSTART:.*]]: !llvm.ptr):
-// CHECK-NEXT: %[[NEXT:.*]], %[[TAG:.*]] = wire.get_tag %arg3, %[[TAGSTART]]
+// CHECK-NEXT: %[[NEXT:.*]], %[[TAG:.*]] = wire.get_tag %[[DEC]], %[[TAGSTART]]
 // CHECK: llvm.switch %[[TAG]] : i32, ^[[UNKNOWN:bb[0-9]+]] [
 // CHECK-NEXT: 8: ^[[F1:bb[0-9]+]](%[[TAGSTART]], %[[NEXT]] : !llvm.ptr, !llvm.ptr),
 // CHECK-NEXT: 18: ^[[F2:bb[0-9]+]](%[[TAGSTART]], %[[NEXT]] : !llvm.ptr, !llvm.ptr),
@@ -142,9 +143,9 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "ult" %[[F1AFTER]], %[[LIMIT]]
 // CHECK-NEXT: llvm.cond_br %[[ROOM]], ^[[FAST1]](%[[F1START]], %[[F1AFTER]] : !llvm.ptr, !llvm.ptr), ^[[SLOW1:bb[0-9]+]]
 // CHECK: ^[[FAST1]](%{{.*}}: !llvm.ptr, %[[A1:.*]]: !llvm.ptr):
-// CHECK-NEXT: wire.get_varint %arg3, %[[A1]], %arg2 unchecked
+// CHECK-NEXT: wire.get_varint %[[DEC]], %[[A1]], %arg2 unchecked
 // CHECK: ^[[SLOW1]]:
-// CHECK-NEXT: wire.get_varint %arg3, %[[F1AFTER]], %arg2{{$}}
+// CHECK-NEXT: wire.get_varint %[[DEC]], %[[F1AFTER]], %arg2{{$}}
 // The in-order chain: after field 1, one comparison with the limit, then
 // field 2's tag (no bounds check) and a jump to its fast entry; a miss goes
 // to the first-byte switch.
@@ -179,17 +180,18 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // BYTE2-NEXT: 1: ^{{bb[0-9]+}}(%[[P]], %[[PAST]] : !llvm.ptr, !llvm.ptr)
 // The other handlers, in any order.
 // HANDLERS-LABEL: llvm.func @pbc__M_dec(
+// HANDLERS-NEXT: %[[DEC:.*]] = wire.decoder %arg3
 // A packed run of varints: its elements counted, the array grown once,
 // then a loop that reads and stores; the size is set after the run.
 // Up to 10 bytes before the run's end the loop reads with no bounds check.
 // HANDLERS-DAG: %[[COUNT:.*]] = wire.count_varints %[[FIRST:.*]], %[[RUNEND:.*]]
-// HANDLERS-DAG: wire.grow %arg3, %{{.*}}, %{{.*}}, %[[COUNT]], 4
+// HANDLERS-DAG: wire.grow %[[DEC]], %{{.*}}, %{{.*}}, %[[COUNT]], 4
 // HANDLERS-DAG: %[[SLACK:.*]] = arith.maxui %[[LEN:.*]], %c10_i64
 // HANDLERS-DAG: %[[FASTLEN:.*]] = arith.subi %[[SLACK]], %c10_i64
 // HANDLERS-DAG: %[[FASTEND:.*]] = llvm.getelementptr %[[FIRST]][%[[FASTLEN]]]
 // HANDLERS-DAG: llvm.icmp "ult" %{{.*}}, %[[FASTEND]]
-// HANDLERS-DAG: wire.get_varint %arg3, %{{.*}}, %[[RUNEND]] unchecked
-// HANDLERS-DAG: wire.get_varint %arg3, %{{.*}}, %[[RUNEND]]{{$}}
+// HANDLERS-DAG: wire.get_varint %[[DEC]], %{{.*}}, %[[RUNEND]] unchecked
+// HANDLERS-DAG: wire.get_varint %[[DEC]], %{{.*}}, %[[RUNEND]]{{$}}
 // HANDLERS-DAG: wire.fail %{{.*}}, 7
 // HANDLERS-DAG: wire.get_fixed %{{.*}} : i64
 // HANDLERS-DAG: wire.alloc %{{.*}}, 64
@@ -202,7 +204,7 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // kept, from its tag to its end.
 // CHECK: ^[[UNKNOWN]]:
 // CHECK: wire.skip
-// CHECK: wire.keep_unknown %arg3, %{{.*}}, %[[TAGSTART]], %{{.*}}
+// CHECK: wire.keep_unknown %[[DEC]], %{{.*}}, %[[TAGSTART]], %{{.*}}
 // CHECK: wire.fail %{{.*}}, 6
 
 // CHECK-LABEL: llvm.func @M_decode(

@@ -130,7 +130,8 @@ llvm.func @put_data(%p: !llvm.ptr, %d: !llvm.ptr, %n: i64) -> !llvm.ptr {
 // CHECK: ^[[SLOW]]:
 // CHECK: llvm.call @pbc_rt_tag(%arg0, %arg1, %arg2, %[[SLOT]])
 // CHECK: ^[[DONE]](%{{.*}}: !llvm.ptr, %{{.*}}: i32):
-llvm.func @get_tag(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i32 {
+llvm.func @get_tag(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i32 {
+  %d = wire.decoder %state
   %next, %tag = wire.get_tag %d, %p, %end
   llvm.return %tag : i32
 }
@@ -140,7 +141,8 @@ llvm.func @get_tag(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i32 {
 // CHECK: llvm.call @pbc_rt_varint(
 // CHECK: llvm.icmp "ule"
 // CHECK: llvm.call @pbc_rt_fail(%arg0, %{{.*}})
-llvm.func @get_length(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+llvm.func @get_length(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+  %d = wire.decoder %state
   %next, %len = wire.get_length %d, %p, %end
   llvm.return %len : i64
 }
@@ -150,7 +152,8 @@ llvm.func @get_length(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
 // CHECK: llvm.icmp "sge" %{{.*}}, %{{.*}} : i64
 // CHECK: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> f32
 // CHECK: llvm.call @pbc_rt_fail(
-llvm.func @get_fixed(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
+llvm.func @get_fixed(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
+  %d = wire.decoder %state
   %next, %v = wire.get_fixed %d, %p, %end : f32
   llvm.return %v : f32
 }
@@ -167,7 +170,8 @@ llvm.func @get_fixed(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
 // CHECK: llvm.call @pbc_rt_grow(%arg0, %arg1, %{{.*}}, %{{.*}}, %[[ES]])
 // CHECK: %[[ST:.*]] = llvm.mlir.constant(7 : i32)
 // CHECK: llvm.call @pbc_rt_fail(%arg0, %[[ST]])
-llvm.func @runtime_calls(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr, %tag: i32) {
+llvm.func @runtime_calls(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr, %tag: i32) {
+  %d = wire.decoder %state
   %0 = wire.skip %d, %p, %end, %tag
   %n = llvm.mlir.constant(3 : i64) : i64
   %1 = wire.utf8_valid %p, %n
@@ -199,7 +203,8 @@ llvm.func @expect_tag(%p: !llvm.ptr, %end: !llvm.ptr) -> i1 {
 // varint starts with its first byte: no comparison with the end before.
 // CHECK-LABEL: llvm.func @read_limit
 // CHECK: llvm.call @pbc_rt_read_limit(%arg0, %arg1)
-llvm.func @read_limit(%d: !llvm.ptr, %end: !llvm.ptr) -> !llvm.ptr {
+llvm.func @read_limit(%state: !llvm.ptr, %end: !llvm.ptr) -> !llvm.ptr {
+  %d = wire.decoder %state
   %0 = wire.read_limit %d, %end
   llvm.return %0 : !llvm.ptr
 }
@@ -216,7 +221,8 @@ llvm.func @read_limit(%d: !llvm.ptr, %end: !llvm.ptr) -> !llvm.ptr {
 // CHECK: llvm.load %[[AT1]] : !llvm.ptr -> i8
 // CHECK: llvm.getelementptr inbounds %arg1[2]
 // CHECK: llvm.call @pbc_rt_varint_unchecked(%arg0, %arg1, %arg2, %{{.*}})
-llvm.func @get_varint_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+llvm.func @get_varint_unchecked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+  %d = wire.decoder %state
   %next, %v = wire.get_varint %d, %p, %end unchecked
   llvm.return %v : i64
 }
@@ -241,7 +247,8 @@ llvm.func @get_varint_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -
 // CHECK: llvm.call @pbc_rt_varint_unchecked(
 // CHECK: ^[[BAD]](%[[CODE:.*]]: i32):
 // CHECK-NEXT: llvm.call @pbc_rt_fail(%arg0, %[[CODE]])
-llvm.func @get_length_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+llvm.func @get_length_unchecked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+  %d = wire.decoder %state
   %next, %len = wire.get_length %d, %p, %end unchecked
   llvm.return %len : i64
 }
@@ -250,7 +257,8 @@ llvm.func @get_length_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -
 // CHECK-NEXT: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> f32
 // CHECK-NEXT: llvm.getelementptr inbounds %arg1[4]
 // CHECK-NEXT: llvm.return
-llvm.func @get_fixed_unchecked(%d: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
+llvm.func @get_fixed_unchecked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
+  %d = wire.decoder %state
   %next, %v = wire.get_fixed %d, %p, %end unchecked : f32
   llvm.return %v : f32
 }

@@ -12,22 +12,23 @@ proto.message @W file "w.proto" {
 }
 
 // CHECK-LABEL: llvm.func @pbc__W_wr(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64)
-// CHECK: %[[ROOM:.*]] = wire.reserve %arg1, %arg2
+// CHECK-NEXT: %[[W:.*]] = wire.writer %arg1
+// CHECK-NEXT: %[[ROOM:.*]] = wire.reserve %[[W]], %arg2
 // CHECK: scf.if %{{.*}} {
 // Forwards, ascending field numbers.
-// CHECK: wire.write_varint %arg1, %c8_i64
-// CHECK: wire.write_varint %arg1, %{{.*}}
-// CHECK: wire.write_varint %arg1, %c18_i64
+// CHECK: wire.write_varint %[[W]], %c8_i64
+// CHECK: wire.write_varint %[[W]], %{{.*}}
+// CHECK: wire.write_varint %[[W]], %c18_i64
 // CHECK: wire.write_data
 // CHECK: %[[SUBSIZE:.*]] = llvm.call @W_encoded_size(
-// CHECK: wire.write_varint %arg1, %c26_i64
-// CHECK: wire.write_varint %arg1, %[[SUBSIZE]]
+// CHECK: wire.write_varint %[[W]], %c26_i64
+// CHECK: wire.write_varint %[[W]], %[[SUBSIZE]]
 // CHECK: llvm.call @pbc__W_wr(%{{.*}}, %arg1, %[[SUBSIZE]])
 // Packed fixed32: one copy of the array.
-// CHECK: wire.write_varint %arg1, %c34_i64
-// CHECK: wire.write_data %arg1
+// CHECK: wire.write_varint %[[W]], %c34_i64
+// CHECK: wire.write_data %[[W]]
 // Unknown fields last.
-// CHECK: wire.write_data %arg1
+// CHECK: wire.write_data %[[W]]
 // The reservation is sized exactly; its start is the encoder's limit, so
 // word-wide varint writes never reach the stream's earlier bytes.
 // CHECK: } else {

@@ -3,6 +3,7 @@
 #define PBC_PROTO_OPS
 
 include "pbc/Dialect/Proto/ProtoDialect.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 
@@ -45,7 +46,10 @@ def Proto_MessageOp : Proto_Op<"message", [
 
     The layout pass adds `size`, `align`, `presence_words` and
     `unknown_offset` (where the raw unknown fields are kept): the C struct
-    every later stage (lowering, header) agrees on.
+    every later stage (lowering, header) agrees on. A layout is all or
+    nothing: a message has all of them (`unknown_offset` unless it is a map
+    entry) and then every field its `offset` and every oneof its
+    `case_offset`, or none of them.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$file,
                        UnitAttr:$map_entry,
@@ -65,6 +69,8 @@ def Proto_MessageOp : Proto_Op<"message", [
     bool hasLayout() { return getSize().has_value(); }
     /// Map entries keep no unknown fields, as libprotobuf's do not.
     bool keepsUnknownFields() { return !getMapEntry(); }
+    /// The layout attributes are all there or none are.
+    mlir::LogicalResult verifyLayout();
   }];
   let builders = [
     OpBuilder<(ins "llvm::StringRef":$name, "llvm::StringRef":$file), [{
@@ -118,13 +124,17 @@ def Proto_FieldOp : Proto_Op<"field", [
     proto.field "phones" = 4 : message<@tutorial.Person.PhoneNumber> repeated
     proto.field "samples" = 5 : sint64 repeated packed
     proto.field "name" = 1 : string implicit utf8
-    proto.field "port" = 6 : uint32 optional default "8080"
+    proto.field "port" = 6 : uint32 optional default 8080 : ui32
+    proto.field "ratio" = 7 : float optional default 1.000000e-01 : f32
+    proto.field "name" = 8 : string optional default "none"
     ```
     `packed` says how repeated scalars are written (decoding accepts both
     forms). `utf8` asks the decoder to reject invalid UTF-8 (proto3 strings).
-    `default` is the proto2 default in descriptor.proto's text form (bytes
-    unescaped). `closed` marks an enum field whose enum is closed (proto2):
-    values outside it are not stored.
+    `default` is the proto2 default, typed as the field is: an integer of
+    the field's width (`i32`, `i64`; `ui32`, `ui64` for the unsigned types;
+    an enum's number as `i32`), a float (`f32`, `f64`), a bool, or a string
+    (the bytes, for `bytes`). `closed` marks an enum field whose enum is
+    closed (proto2): values outside it are not stored.
 
     The layout pass adds `offset` (bytes into the C struct) and, for fields
     with a presence bit, `presence_bit`.
@@ -134,7 +144,7 @@ def Proto_FieldOp : Proto_Op<"field", [
                        OptionalAttr<FlatSymbolRefAttr>:$type_name,
                        Proto_Cardinality:$cardinality,
                        UnitAttr:$packed, UnitAttr:$utf8, UnitAttr:$closed,
-                       OptionalAttr<StrAttr>:$default_value,
+                       OptionalAttr<TypedAttrInterface>:$default_value,
                        OptionalAttr<I64Attr>:$offset,
                        OptionalAttr<I32Attr>:$presence_bit);
   let assemblyFormat = [{

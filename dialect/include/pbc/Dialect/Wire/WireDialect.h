@@ -8,4 +8,7 @@
 
 #include "pbc/Dialect/Wire/WireDialect.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "pbc/Dialect/Wire/WireTypes.h.inc"
+
 #endif

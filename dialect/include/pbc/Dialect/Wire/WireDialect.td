@@ -15,6 +15,7 @@
 #ifndef PBC_WIRE_DIALECT
 #define PBC_WIRE_DIALECT
 
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/EnumAttr.td"
 
@@ -24,6 +25,30 @@ def Wire_Dialect : Dialect {
   let cppNamespace = "::pbc::wire";
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect"];
   let hasConstantMaterializer = 1;
+  let useDefaultTypePrinterParser = 1;
+}
+
+class Wire_Type<string name, string typeMnemonic>
+    : TypeDef<Wire_Dialect, name> {
+  let mnemonic = typeMnemonic;
+}
+
+def Wire_DecoderType : Wire_Type<"Decoder", "decoder"> {
+  let summary = "the state of one decode call";
+  let description = [{
+    The runtime's `pbc_decoder`: the arena, the nesting depth, the first
+    error and the bounds of the whole input. Every reading op takes it; a
+    failing one records its error there. `wire.decoder` gives it to the
+    pointer a decoder function receives.
+  }];
+}
+
+def Wire_WriterType : Wire_Type<"Writer", "writer"> {
+  let summary = "a scattered writer";
+  let description = [{
+    The runtime's `pbc_writer`, which the `write_*` ops append to.
+    `wire.writer` gives it to the pointer a writer function receives.
+  }];
 }
 
 #endif // PBC_WIRE_DIALECT

@@ -14,6 +14,31 @@ def Wire_Ptr : LLVM_PointerInAddressSpace<0>;
 def Wire_Scalar : AnyTypeOf<[I32, I64, F32, F64]>;
 
 //===----------------------------------------------------------------------===//
+// The runtime's state
+//===----------------------------------------------------------------------===//
+
+def Wire_DecoderOp : Wire_Op<"decoder", [Pure]> {
+  let summary = "the decoder state a pointer holds";
+  let description = [{
+    A decoder function receives the runtime's `pbc_decoder *` as an
+    argument; this gives it its type for the reading ops.
+    ```mlir
+    %dec = wire.decoder %arg3
+    ```
+  }];
+  let arguments = (ins Wire_Ptr:$state);
+  let results = (outs Wire_DecoderType:$decoder);
+  let assemblyFormat = "$state attr-dict";
+}
+
+def Wire_WriterOp : Wire_Op<"writer", [Pure]> {
+  let summary = "the scattered writer a pointer holds";
+  let arguments = (ins Wire_Ptr:$state);
+  let results = (outs Wire_WriterType:$writer);
+  let assemblyFormat = "$state attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Sizes
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +86,7 @@ def Wire_PutBytesOp : Wire_Op<"put_bytes", [MemoryEffects<[MemWrite]>]> {
   let results = (outs Wire_Ptr:$result);
   let assemblyFormat = "$pos `,` $bytes attr-dict";
   let hasCanonicalizer = 1;
+  let hasVerifier = 1;
 }
 
 def Wire_PutVarintOp : Wire_Op<"put_varint", [MemoryEffects<[MemWrite]>]> {
@@ -105,7 +131,7 @@ class Wire_ReadOp<string mnemonic, list<Trait> traits = []>
 
 def Wire_GetTagOp : Wire_ReadOp<"get_tag"> {
   let summary = "read a tag (at most 5 bytes, non-zero field number)";
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end);
   let results = (outs Wire_Ptr:$next, I32:$tag);
   let assemblyFormat = "$dec `,` $pos `,` $end attr-dict";
 }
@@ -117,7 +143,7 @@ def Wire_GetVarintOp : Wire_ReadOp<"get_varint"> {
     inline bytes are read without a bounds check (the runtime's long form
     still stops at $end); the caller catches a value that ran past $end.
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
                        UnitAttr:$unchecked);
   let results = (outs Wire_Ptr:$next, I64:$value);
   let assemblyFormat = "$dec `,` $pos `,` $end (`unchecked` $unchecked^)? attr-dict";
@@ -128,7 +154,7 @@ def Wire_GetFixedOp : Wire_ReadOp<"get_fixed"> {
   let description = [{
     `unchecked`: $pos is below `wire.read_limit` (see get_varint).
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
                        UnitAttr:$unchecked);
   let results = (outs Wire_Ptr:$next, Wire_Scalar:$value);
   let assemblyFormat = "$dec `,` $pos `,` $end (`unchecked` $unchecked^)? attr-dict `:` type($value)";
@@ -141,7 +167,7 @@ def Wire_GetLengthOp : Wire_ReadOp<"get_length"> {
     byte of the payload, which ends at $next + $length. `unchecked`: the
     length's bytes are read as get_varint's are.
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
                        UnitAttr:$unchecked);
   let results = (outs Wire_Ptr:$next, I64:$length);
   let assemblyFormat = "$dec `,` $pos `,` $end (`unchecked` $unchecked^)? attr-dict";
@@ -163,6 +189,7 @@ def Wire_ExpectTagOp : Wire_Op<"expect_tag", [MemoryEffects<[MemRead]>]> {
                        UnitAttr:$unchecked);
   let results = (outs I1:$matches);
   let assemblyFormat = "$pos `,` $end `,` $bytes (`unchecked` $unchecked^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def Wire_ReadLimitOp : Wire_Op<"read_limit", [MemoryEffects<[MemRead]>]> {
@@ -178,23 +205,24 @@ def Wire_ReadLimitOp : Wire_Op<"read_limit", [MemoryEffects<[MemRead]>]> {
     %limit = wire.read_limit %dec, %end
     ```
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$end);
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$end);
   let results = (outs Wire_Ptr:$limit);
   let assemblyFormat = "$dec `,` $end attr-dict";
 }
 
 def Wire_SkipOp : Wire_ReadOp<"skip"> {
   let summary = "skip the value of an unknown field whose tag was just read";
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$pos, Wire_Ptr:$end, I32:$tag);
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end, I32:$tag);
   let results = (outs Wire_Ptr:$next);
   let assemblyFormat = "$dec `,` $pos `,` $end `,` $tag attr-dict";
 }
 
 def Wire_FailOp : Wire_ReadOp<"fail"> {
   let summary = "record an error; returns a null position";
-  let arguments = (ins Wire_Ptr:$dec, I32Attr:$status);
+  let arguments = (ins Wire_DecoderType:$dec, I32Attr:$status);
   let results = (outs Wire_Ptr:$null);
   let assemblyFormat = "$dec `,` $status attr-dict";
+  let hasVerifier = 1;
 }
 
 def Wire_Utf8ValidOp : Wire_Op<"utf8_valid", [MemoryEffects<[MemRead]>]> {
@@ -217,22 +245,23 @@ def Wire_CountVarintsOp : Wire_Op<"count_varints", [MemoryEffects<[MemRead]>]> {
 
 def Wire_PushOp : Wire_ReadOp<"push"> {
   let summary = "enter a nested message or group; false past the depth limit";
-  let arguments = (ins Wire_Ptr:$dec);
+  let arguments = (ins Wire_DecoderType:$dec);
   let results = (outs I1:$ok);
   let assemblyFormat = "$dec attr-dict";
 }
 
 def Wire_PopOp : Wire_ReadOp<"pop"> {
   let summary = "leave a nested message or group";
-  let arguments = (ins Wire_Ptr:$dec);
+  let arguments = (ins Wire_DecoderType:$dec);
   let assemblyFormat = "$dec attr-dict";
 }
 
 def Wire_AllocOp : Wire_ReadOp<"alloc"> {
   let summary = "arena memory for a sub-message; null when out of memory";
-  let arguments = (ins Wire_Ptr:$dec, I64Attr:$size);
+  let arguments = (ins Wire_DecoderType:$dec, I64Attr:$size);
   let results = (outs Wire_Ptr:$mem);
   let assemblyFormat = "$dec `,` $size attr-dict";
+  let hasVerifier = 1;
 }
 
 def Wire_GrowOp : Wire_ReadOp<"grow"> {
@@ -241,10 +270,11 @@ def Wire_GrowOp : Wire_ReadOp<"grow"> {
     Returns the array (the same one while it has capacity, see pbc_rt_grow),
     or null when out of memory.
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$data, I64:$size, I64:$add,
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$data, I64:$size, I64:$add,
                        I64Attr:$elem_size);
   let results = (outs Wire_Ptr:$result);
   let assemblyFormat = "$dec `,` $data `,` $size `,` $add `,` $elem_size attr-dict";
+  let hasVerifier = 1;
 }
 
 def Wire_KeepUnknownOp : Wire_ReadOp<"keep_unknown"> {
@@ -254,7 +284,7 @@ def Wire_KeepUnknownOp : Wire_ReadOp<"keep_unknown"> {
     the unknown fields are contiguous in the input they stay a view of it;
     otherwise they are copied into the arena. False when out of memory.
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$unknown, Wire_Ptr:$start,
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$unknown, Wire_Ptr:$start,
                        Wire_Ptr:$end);
   let results = (outs I1:$ok);
   let assemblyFormat = "$dec `,` $unknown `,` $start `,` $end attr-dict";
@@ -266,10 +296,11 @@ def Wire_KeepUnknownVarintOp : Wire_ReadOp<"keep_unknown_varint"> {
     For values taken out of a packed run (closed enums): the field is
     re-encoded as its own record, as libprotobuf does.
   }];
-  let arguments = (ins Wire_Ptr:$dec, Wire_Ptr:$unknown, I64:$value,
+  let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$unknown, I64:$value,
                        I32Attr:$number);
   let results = (outs I1:$ok);
   let assemblyFormat = "$dec `,` $unknown `,` $value `,` $number attr-dict";
+  let hasVerifier = 1;
 }
 
 def Wire_BytesEqualOp : Wire_Op<"bytes_equal", [MemoryEffects<[MemRead]>]> {
@@ -289,26 +320,26 @@ def Wire_BytesEqualOp : Wire_Op<"bytes_equal", [MemoryEffects<[MemRead]>]> {
 
 def Wire_ReserveOp : Wire_Op<"reserve", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "$size contiguous bytes in the writer's current chunk, or null";
-  let arguments = (ins Wire_Ptr:$writer, I64:$size);
+  let arguments = (ins Wire_WriterType:$writer, I64:$size);
   let results = (outs Wire_Ptr:$mem);
   let assemblyFormat = "$writer `,` $size attr-dict";
 }
 
 def Wire_WriteVarintOp : Wire_Op<"write_varint", [MemoryEffects<[MemWrite]>]> {
   let summary = "append a varint (tags too) to the writer";
-  let arguments = (ins Wire_Ptr:$writer, I64:$value);
+  let arguments = (ins Wire_WriterType:$writer, I64:$value);
   let assemblyFormat = "$writer `,` $value attr-dict";
 }
 
 def Wire_WriteFixedOp : Wire_Op<"write_fixed", [MemoryEffects<[MemWrite]>]> {
   let summary = "append a little-endian 4- or 8-byte value to the writer";
-  let arguments = (ins Wire_Ptr:$writer, Wire_Scalar:$value);
+  let arguments = (ins Wire_WriterType:$writer, Wire_Scalar:$value);
   let assemblyFormat = "$writer `,` $value attr-dict `:` type($value)";
 }
 
 def Wire_WriteDataOp : Wire_Op<"write_data", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "append $size bytes from $data to the writer";
-  let arguments = (ins Wire_Ptr:$writer, Wire_Ptr:$data, I64:$size);
+  let arguments = (ins Wire_WriterType:$writer, Wire_Ptr:$data, I64:$size);
   let assemblyFormat = "$writer `,` $data `,` $size attr-dict";
 }
 

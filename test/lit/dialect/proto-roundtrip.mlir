@@ -10,7 +10,7 @@ proto.file "addressbook.proto" package "tutorial" proto3 imports ["google/protob
 // CHECK-NEXT: proto.field "phones" = 4 : message<@tutorial.Person.PhoneNumber> repeated
 // CHECK-NEXT: proto.field "samples" = 5 : sint64 repeated packed
 // CHECK-NEXT: proto.field "ratio" = 6 : double optional
-// CHECK-NEXT: proto.field "kind" = 7 : enum<@tutorial.Kind> optional closed default "2"
+// CHECK-NEXT: proto.field "kind" = 7 : enum<@tutorial.Kind> optional closed default 2 : i32
 // CHECK-NEXT: proto.field "blob" = 8 : bytes optional default "\00\FF"
 // CHECK-NEXT: proto.field "req" = 9 : fixed32 required
 // CHECK-NEXT: proto.field "g" = 10 : group<@tutorial.Person.G> optional
@@ -20,7 +20,7 @@ proto.message @tutorial.Person file "addressbook.proto" {
   proto.field "phones" = 4 : message<@tutorial.Person.PhoneNumber> repeated
   proto.field "samples" = 5 : sint64 repeated packed
   proto.field "ratio" = 6 : double optional
-  proto.field "kind" = 7 : enum<@tutorial.Kind> optional closed default "2"
+  proto.field "kind" = 7 : enum<@tutorial.Kind> optional closed default 2 : i32
   proto.field "blob" = 8 : bytes optional default "\00\FF"
   proto.field "req" = 9 : fixed32 required
   proto.field "g" = 10 : group<@tutorial.Person.G> optional

@@ -161,3 +161,99 @@ proto.enum @E file "a.proto" {
   // expected-error@+1 {{value 0 is already used by "A" (set allow_alias to allow it)}}
   proto.enum_value "B" = 0
 }
+
+// -----
+
+// Defaults are typed as their field.
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{the default of a uint32 field is of type 'ui32', not -1 : i32}}
+  proto.field "a" = 1 : uint32 optional default -1 : i32
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{the default of a int64 field is of type 'i64', not "12"}}
+  proto.field "a" = 1 : int64 optional default "12"
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{the default of a float field is of type 'f32', not 1.500000e+00 : f64}}
+  proto.field "a" = 1 : float optional default 1.5 : f64
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{the default of a bool field is of type 'i1', not 1 : i8}}
+  proto.field "a" = 1 : bool optional default 1 : i8
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{the default of a string field is a string, not 0 : i32}}
+  proto.field "a" = 1 : string optional default 0 : i32
+}
+
+// -----
+
+// A layout is all or nothing.
+// expected-error@+1 {{has part of a layout: size, align and presence_words go together}}
+proto.message @M file "a.proto" attributes {size = 24 : i64} {
+  proto.field "a" = 1 : int32 implicit
+}
+
+// -----
+
+// expected-error@+1 {{has a layout but no unknown_offset}}
+proto.message @M file "a.proto" attributes {align = 4 : i64, presence_words = 0 : i64, size = 4 : i64} {
+  proto.field "a" = 1 : int32 implicit {offset = 0 : i64}
+}
+
+// -----
+
+// expected-error@+1 {{is a map entry: it keeps no unknown fields}}
+proto.message @E file "a.proto" map_entry attributes {align = 4 : i64, presence_words = 0 : i64, size = 8 : i64, unknown_offset = 8 : i64} {
+  proto.field "key" = 1 : int32 optional {offset = 0 : i64}
+  proto.field "value" = 2 : int32 optional {offset = 4 : i64}
+}
+
+// -----
+
+proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 0 : i64, size = 24 : i64, unknown_offset = 8 : i64} {
+  // expected-error@+1 {{has no offset in a laid-out message}}
+  proto.field "a" = 1 : int32 implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{has an offset in a message without a layout}}
+  proto.field "a" = 1 : int32 implicit {offset = 0 : i64}
+}
+
+// -----
+
+proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 : i64, size = 32 : i64, unknown_offset = 8 : i64} {
+  // expected-error@+1 {{presence bit 32 is past the message's 32 bits}}
+  proto.field "a" = 1 : int32 optional {offset = 4 : i64, presence_bit = 32 : i32}
+}
+
+// -----
+
+proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 0 : i64, size = 32 : i64, unknown_offset = 8 : i64} {
+  // expected-error@+1 {{has no case_offset in a laid-out message}}
+  proto.oneof "o" {
+    proto.field "a" = 1 : int32 optional {offset = 0 : i64}
+  }
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{has a presence bit but no offset: a layout is all or nothing}}
+  proto.field "a" = 1 : int32 optional {presence_bit = 0 : i32}
+}

@@ -1,0 +1,195 @@
+//===- CodecContext.h - what every codec role builds with -------*- C++ -*-===//
+//
+// proto-to-wire writes each message's codec functions one role at a time
+// (Init.cpp, IsInitialized.cpp, Size.cpp, Encode.cpp, Write.cpp,
+// Decode*.cpp, EntryPoints.cpp). They share this context: the builder, the
+// encoding plan of the schema (pbc/Dialect/Proto/EncodingPlan.h), the
+// declared functions (pbc/Support/ABI.h), and the helpers every role needs
+// to address fields, test presence and put values on the wire, so that two
+// roles that must agree to the byte compute the same thing the same way.
+//
+// Control flow: the roles without an early exit (init, is_initialized,
+// size, write) build structured `scf` ops, which keep them testable as
+// nested conditions; the encoder and the decoder leave from anywhere (a
+// full buffer, a malformed input) and the decoder's parse chains jump
+// between field handlers, so they build blocks and branches. Integers are
+// compared with `arith`, pointers with `llvm.icmp` (arith has no pointers):
+// cmp() picks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PBC_CONVERSION_PROTOTOWIRE_CODECCONTEXT_H
+#define PBC_CONVERSION_PROTOTOWIRE_CODECCONTEXT_H
+
+#include "pbc/Dialect/Proto/EncodingPlan.h"
+#include "pbc/Support/ABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace pbc::proto {
+
+class CodecContext {
+public:
+  CodecContext(mlir::ModuleOp module, const EncodingPlan &plan,
+               const llvm::StringSet<> &files);
+
+  mlir::ModuleOp module;
+  const EncodingPlan &plan;
+  mlir::OpBuilder b;
+  mlir::Location loc;
+  mlir::Type ptrTy, i1, i8, i32, i64, voidTy;
+
+  /// Whether this compilation writes `m`'s code (the others' are declared:
+  /// another file's object defines them).
+  bool generates(const MessagePlan &m) const {
+    return files.empty() || files.contains(m.op.getFile());
+  }
+
+  //===------------------------------------------------------------------===//
+  // Constants, memory and blocks
+  //===------------------------------------------------------------------===//
+
+  mlir::Value cst(mlir::Type type, int64_t v);
+  mlir::Value null();
+  mlir::Value isNull(mlir::Value p);
+  /// `lhs pred rhs` for integers (arith) or pointers (llvm.icmp).
+  mlir::Value cmp(mlir::arith::CmpIPredicate pred, mlir::Value lhs,
+                  mlir::Value rhs);
+  mlir::Value offsetPtr(mlir::Value base, mlir::Value bytes);
+  mlir::Value offsetPtr(mlir::Value base, int64_t bytes);
+  mlir::Value load(mlir::Type type, mlir::Value addr);
+  void store(mlir::Value v, mlir::Value addr);
+  mlir::Value ptrDiff(mlir::Value hi, mlir::Value lo);
+  /// A new block at the end of `region`.
+  mlir::Block *newBlock(mlir::Region &region);
+  /// Branches to `fail` unless `ok`, and goes on in a block after the
+  /// current one: how every check that can fail continues.
+  void continueIf(mlir::Value ok, mlir::Block *fail);
+
+  /// A view's (string, bytes, repeated field) data pointer and size.
+  mlir::Value viewData(mlir::Value view) { return load(ptrTy, view); }
+  mlir::Value viewSizeAddr(mlir::Value view) {
+    return offsetPtr(view, abi::kViewSizeOffset);
+  }
+  mlir::Value viewSize(mlir::Value view) { return load(i64, viewSizeAddr(view)); }
+
+  //===------------------------------------------------------------------===//
+  // Functions
+  //===------------------------------------------------------------------===//
+
+  /// Declares `m`'s codecs (abi.def's order; the entry points only when
+  /// this compilation generates `m`).
+  void declareCodecs(const MessagePlan &m);
+  /// Starts the body of `m`'s codec `role`; returns its entry block.
+  mlir::Block *define(const MessagePlan &m, abi::Role role);
+  mlir::Value call(const MessagePlan &m, abi::Role role, mlir::ValueRange args);
+  mlir::Value callRuntime(abi::Runtime fn, mlir::ValueRange args);
+  mlir::Value addressOf(const MessagePlan &m, abi::Role role);
+  /// An internal constant holding `bytes` and a terminating NUL.
+  mlir::LLVM::GlobalOp stringGlobal(llvm::StringRef name,
+                                    llvm::StringRef bytes);
+
+  //===------------------------------------------------------------------===//
+  // Fields in memory
+  //===------------------------------------------------------------------===//
+
+  /// The type a scalar keeps in its struct member.
+  mlir::Type storageType(const FieldTypeInfo &type);
+  mlir::Value fieldAddr(mlir::Value msg, const FieldPlan &f) {
+    return offsetPtr(msg, f.offset);
+  }
+  mlir::Value loadValue(mlir::Value msg, const FieldPlan &f) {
+    return load(storageType(*f.type), fieldAddr(msg, f));
+  }
+  mlir::Value unknownAddr(mlir::Value msg, const MessagePlan &m) {
+    return offsetPtr(msg, *m.unknownOffset);
+  }
+
+  mlir::Value presenceWord(mlir::Value msg, const FieldPlan &f);
+  /// The presence bits of `fields`, all in one word, as a mask.
+  uint32_t presenceMask(llvm::ArrayRef<const FieldPlan *> fields);
+  mlir::Value hasBit(mlir::Value msg, const FieldPlan &f);
+  /// `word & mask` is not zero.
+  mlir::Value anyBits(mlir::Value word, uint32_t mask);
+  mlir::Value isOneofCase(mlir::Value msg, const FieldPlan &f);
+  /// Records that a singular field was decoded: its presence bit, or its
+  /// oneof's case.
+  void markPresent(mlir::Value msg, const FieldPlan &f);
+  /// Whether a singular non-message field is written (see Presence);
+  /// `value` is its stored value, or a string's size.
+  mlir::Value isPresent(mlir::Value msg, const FieldPlan &f, mlir::Value value);
+  /// Whether a singular sub-message `sub` is written.
+  mlir::Value isMessagePresent(mlir::Value msg, const FieldPlan &f,
+                               mlir::Value sub);
+  /// A stored value is not zero; floats compare their bits, so -0.0 is
+  /// written, as libprotobuf does.
+  mlir::Value isNonZero(mlir::Value v);
+
+  //===------------------------------------------------------------------===//
+  // Values on the wire
+  //===------------------------------------------------------------------===//
+
+  /// The unsigned 64-bit varint a stored value is written as.
+  mlir::Value toVarint(const FieldTypeInfo &type, mlir::Value v);
+  /// The stored value of a varint read from the wire.
+  mlir::Value fromVarint(const FieldTypeInfo &type, mlir::Value v);
+  /// Bytes a scalar value takes on the wire (without its tag).
+  mlir::Value valueSize(const FieldTypeInfo &type, mlir::Value v);
+  /// A length and the bytes it counts.
+  mlir::Value lengthDelimitedSize(mlir::Value len);
+  /// Bytes a singular scalar, string or bytes field takes with its tag.
+  mlir::Value singularSize(mlir::Value msg, const FieldPlan &f);
+  /// Bytes a sub-message at `sub` takes with its length or END_GROUP tag
+  /// (not its own tag).
+  mlir::Value embeddedSize(const FieldPlan &f, mlir::Value sub);
+  /// Writes a scalar value backwards, ending at `pos`.
+  mlir::Value putValue(const FieldTypeInfo &type, mlir::Value pos,
+                       mlir::Value v);
+  /// Writes constant bytes (a tag) backwards, ending at `pos`.
+  mlir::Value putBytes(mlir::Value pos, llvm::StringRef bytes);
+
+  /// `total + size()` when `cond` holds, else `total`: a branch, so an
+  /// absent field costs a test and its size is computed only when present.
+  mlir::Value addIf(mlir::Value cond, mlir::Value total,
+                    llvm::function_ref<mlir::Value()> size);
+  /// Sums `body(element address)` over a repeated field's elements.
+  mlir::Value sumElements(const FieldPlan &f, mlir::Value data,
+                          mlir::Value count,
+                          llvm::function_ref<mlir::Value(mlir::Value)> body);
+
+private:
+  const llvm::StringSet<> &files;
+  /// The codecs declared so far, by symbol.
+  llvm::StringMap<mlir::LLVM::LLVMFuncOp> codecs;
+  /// The runtime functions declared so far: found here, not by a search of
+  /// a module of tens of thousands of functions.
+  llvm::DenseMap<abi::Runtime, mlir::LLVM::LLVMFuncOp> runtime;
+  mlir::LLVM::LLVMFuncOp declareRuntime(abi::Runtime fn);
+};
+
+/// The roles, each in its file.
+void buildInit(CodecContext &cx, const MessagePlan &m);
+void buildIsInitialized(CodecContext &cx, const MessagePlan &m);
+void buildSize(CodecContext &cx, const MessagePlan &m);
+void buildEncoder(CodecContext &cx, const MessagePlan &m);
+void buildWriter(CodecContext &cx, const MessagePlan &m);
+void buildDecoder(CodecContext &cx, const MessagePlan &m);
+/// T_decode, T_encode and T_write: calls into the runtime, given the
+/// message's functions.
+void buildEntryPoints(CodecContext &cx, const MessagePlan &m);
+/// The pbc_message_info record of a message and its entry in the
+/// `pbc_msgs` section (which pbc_find_message walks); returns the entry.
+mlir::FlatSymbolRefAttr buildInfo(CodecContext &cx, const MessagePlan &m);
+/// Keeps the `pbc_msgs` entries alive: nothing references them by name.
+void buildUsedList(CodecContext &cx, llvm::ArrayRef<mlir::Attribute> entries);
+
+/// Presence bits tested together: a group of fields none of which is set
+/// costs one test (libprotobuf's `cached_has_bits & 0xff`, per byte). The
+/// size function and the encoder both group them so.
+constexpr int64_t kPresenceGroupBits = 8;
+
+} // namespace pbc::proto
+
+#endif // PBC_CONVERSION_PROTOTOWIRE_CODECCONTEXT_H

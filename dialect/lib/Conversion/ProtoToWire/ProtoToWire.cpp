@@ -1,0 +1,61 @@
+//===- ProtoToWire.cpp - codec functions from the schema ------------------===//
+//
+// For every message this pass writes specialized code: no tables, no
+// interpreter. Each role has its file (see CodecContext.h); this one runs
+// them, message by message, from the encoding plan of the laid-out schema,
+// and then drops the proto ops.
+//
+//===----------------------------------------------------------------------===//
+#include "CodecContext.h"
+
+#include "pbc/Conversion/Passes.h"
+
+namespace pbc {
+#define GEN_PASS_DEF_PROTOTOWIRE
+#include "pbc/Conversion/Passes.h.inc"
+} // namespace pbc
+
+using namespace mlir;
+using namespace pbc::proto;
+
+namespace {
+
+struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
+  using ProtoToWireBase::ProtoToWireBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (MessageOp m : module.getOps<MessageOp>())
+      if (!m.hasLayout()) {
+        m.emitOpError("has no layout; run -proto-layout first");
+        return signalPassFailure();
+      }
+    llvm::StringSet<> selected;
+    for (const std::string &f : files)
+      selected.insert(f);
+
+    EncodingPlan plan(module);
+    CodecContext cx(module, plan, selected);
+    for (const MessagePlan *m : plan.messages())
+      cx.declareCodecs(*m);
+    SmallVector<Attribute> infos;
+    for (const MessagePlan *m : plan.messages()) {
+      if (!cx.generates(*m))
+        continue;
+      buildInit(cx, *m);
+      buildIsInitialized(cx, *m);
+      buildSize(cx, *m);
+      buildEncoder(cx, *m);
+      buildWriter(cx, *m);
+      buildDecoder(cx, *m);
+      buildEntryPoints(cx, *m);
+      infos.push_back(buildInfo(cx, *m));
+    }
+    buildUsedList(cx, infos);
+    for (Operation &op : llvm::make_early_inc_range(module.getOps()))
+      if (isa<MessageOp, EnumOp, FileOp>(op))
+        op.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,275 @@
+//===- Decode.cpp - get_*, expect_tag: reading, checked or not --------------===//
+//
+// Every read returns the next position, or null with the error recorded in
+// the decoder. The one- and two-byte forms of tags, varints and lengths are
+// read inline, the longer ones by the runtime; `unchecked` reads (below the
+// decoder's read limit) skip their bounds checks.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+using namespace mlir;
+using namespace pbc::wire;
+namespace abi = pbc::abi;
+
+namespace {
+
+/// Tags and varints: the one- and two-byte forms inline (straight-line
+/// code, the values of nearly every tag, length and small integer), the
+/// long form in the runtime.
+///   if (p < end && byte(p) < 0x80)            -> p + 1, byte(p)
+///   if (p + 1 < end && byte(p + 1) < 0x80)    -> p + 2, low 7 bits | byte(p + 1) << 7
+///   else runtime(dec, p, end, &out)
+/// A tag must also have a non-zero field number (a value >= 8).
+/// `unchecked` varints skip the two bounds checks: the caller checked the
+/// position against wire.read_limit.
+template <typename Op>
+struct ReadVarintLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OpAdaptor = typename Op::Adaptor;
+  static constexpr bool isTag = std::is_same_v<Op, GetTagOp>;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Type valueTy = isTag ? e.i32 : e.i64;
+    Value out = e.entryAlloca(op, valueTy);
+    Value dec = adaptor.getDec(), pos = adaptor.getPos(),
+          end = adaptor.getEnd();
+    bool unchecked = false;
+    if constexpr (!isTag)
+      unchecked = op.getUnchecked();
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *slow = e.newBlockBefore(done);
+    Block *twoBytes = e.newBlockBefore(slow);
+    Block *second = e.newBlockBefore(twoBytes);
+    Block *first = e.newBlockBefore(second);
+
+    rw.setInsertionPointToEnd(before);
+    Value avail = e.ptrDiff(end, pos);
+    e.branchIfMore(unchecked, avail, 0, first, slow);
+
+    rw.setInsertionPointToStart(first);
+    int64_t lowest = isTag ? 8 : 0;
+    Value b0 = rw.create<LLVM::LoadOp>(e.loc, e.i8, pos);
+    Value rel = rw.create<LLVM::SubOp>(e.loc, b0, e.cst(e.i8, lowest));
+    Value fits = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, rel,
+                                         e.cst(e.i8, 0x80 - lowest));
+    Value v0 = rw.create<LLVM::ZExtOp>(e.loc, valueTy, b0);
+    rw.create<LLVM::CondBrOp>(e.loc, fits, done,
+                              ValueRange{e.advance(pos, 1), v0}, second,
+                              ValueRange());
+
+    // Byte 0 has its continuation bit (or is a tag below 8, which the
+    // runtime rejects: its value is complete, so the next check fails).
+    rw.setInsertionPointToStart(second);
+    e.branchIfMore(unchecked, avail, 1, twoBytes, slow);
+
+    rw.setInsertionPointToStart(twoBytes);
+    // Inbounds like the fast path's `advance(pos, 1)`: LLVM merges the two,
+    // and a plain GEP there would hide that the position is not null.
+    Value b1 = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.advance(pos, 1));
+    Value low = rw.create<LLVM::AndOp>(e.loc, v0, e.cst(valueTy, 0x7f));
+    Value high = rw.create<LLVM::ShlOp>(
+        e.loc, rw.create<LLVM::ZExtOp>(e.loc, valueTy, b1), e.cst(valueTy, 7));
+    Value v1 = rw.create<LLVM::OrOp>(e.loc, low, high);
+    Value ok = rw.create<LLVM::AndOp>(
+        e.loc,
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::slt, b0,
+                                e.cst(e.i8, 0)),
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sge, b1,
+                                e.cst(e.i8, 0)));
+    if (isTag)
+      ok = rw.create<LLVM::AndOp>(
+          e.loc, ok,
+          rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::uge, v1,
+                                  e.cst(valueTy, 8)));
+    rw.create<LLVM::CondBrOp>(e.loc, ok, done,
+                              ValueRange{e.advance(pos, 2), v1}, slow,
+                              ValueRange());
+
+    rw.setInsertionPointToStart(slow);
+    abi::Runtime callee = isTag       ? abi::Runtime::pbc_rt_tag
+                          : unchecked ? abi::Runtime::pbc_rt_varint_unchecked
+                                      : abi::Runtime::pbc_rt_varint;
+    Value next = e.callRuntime(op, callee, {dec, pos, end, out});
+    Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+/// Fixed-width values: one bounds check (none when `unchecked`) and an
+/// unaligned load.
+struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GetFixedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Type valueTy = op.getValue().getType();
+    int64_t width = valueTy.getIntOrFloatBitWidth() / 8;
+    Value dec = adaptor.getDec(), pos = adaptor.getPos();
+    if (op.getUnchecked()) {
+      Value v = rw.create<LLVM::LoadOp>(e.loc, valueTy, pos, /*alignment=*/1);
+      rw.replaceOp(op, ValueRange{e.advance(pos, width), v});
+      return success();
+    }
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *truncated = e.newBlockBefore(done);
+    Block *read = e.newBlockBefore(truncated);
+
+    rw.setInsertionPointToEnd(before);
+    Value avail = e.ptrDiff(adaptor.getEnd(), pos);
+    Value enough = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sge,
+                                           avail, e.cst(e.i64, width));
+    rw.create<LLVM::CondBrOp>(e.loc, enough, read, truncated);
+
+    rw.setInsertionPointToStart(read);
+    Value v = rw.create<LLVM::LoadOp>(e.loc, valueTy, pos, /*alignment=*/1);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{e.advance(pos, width), v}, done);
+
+    rw.setInsertionPointToStart(truncated);
+    Value null = e.callRuntime(op, abi::Runtime::pbc_rt_fail,
+                               {dec, e.cst(e.i32, PBC_ERR_TRUNCATED)});
+    Value zero = rw.create<LLVM::ZeroOp>(e.loc, valueTy);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{null, zero}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+/// A length varint, then a check that the payload fits in the input.
+struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GetLengthOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value dec = adaptor.getDec(), end = adaptor.getEnd(),
+          pos = adaptor.getPos();
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *truncated = e.newBlockBefore(done);
+    Block *general = e.newBlockBefore(truncated);
+    Block *oneByte = e.newBlockBefore(general);
+    Block *first = e.newBlockBefore(oneByte);
+
+    // A one-byte length (below 128, nearly all of them) on its own path:
+    // only the payload is left to check.
+    rw.setInsertionPointToEnd(before);
+    if (op.getUnchecked()) {
+      rw.create<LLVM::BrOp>(e.loc, ValueRange(), first);
+    } else {
+      Value any = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult,
+                                          pos, end);
+      rw.create<LLVM::CondBrOp>(e.loc, any, first, general);
+    }
+    rw.setInsertionPointToStart(first);
+    Value b0 = rw.create<LLVM::LoadOp>(e.loc, e.i8, pos);
+    Value isOne = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sge, b0,
+                                          e.cst(e.i8, 0));
+    rw.create<LLVM::CondBrOp>(e.loc, isOne, oneByte, general);
+    rw.setInsertionPointToStart(oneByte);
+    Value oneNext = e.advance(pos, 1);
+    Value oneLen = rw.create<LLVM::ZExtOp>(e.loc, e.i64, b0);
+    Value oneFits = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sle,
+                                            oneLen, e.ptrDiff(end, oneNext));
+    rw.create<LLVM::CondBrOp>(e.loc, oneFits, done,
+                              ValueRange{oneNext, oneLen}, truncated,
+                              ValueRange{e.cst(e.i32, PBC_ERR_TRUNCATED)});
+
+    rw.setInsertionPointToStart(general);
+    auto varint = rw.create<GetVarintOp>(e.loc, dec, pos, end);
+    varint.setUnchecked(op.getUnchecked());
+    Value next = varint.getNext(), len = varint.getValue();
+    // A failed varint (null next) has already recorded its error; the
+    // comparison then routes to `truncated`, which keeps the first error.
+    // Signed: an unchecked length may end past `end` (avail < 0), and a
+    // length of at most 5 bytes is below 2^35.
+    Value avail = e.ptrDiff(end, next);
+    Value fits =
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sle, len, avail);
+    // libprotobuf reads a length in at most 5 bytes (ReadSize): a longer,
+    // overlong one is an error even when its value is small.
+    Value isShort = rw.create<LLVM::ICmpOp>(
+        e.loc, LLVM::ICmpPredicate::ule, e.ptrDiff(next, pos),
+        e.cst(e.i64, 5));
+    Value ok = rw.create<LLVM::AndOp>(
+        e.loc, rw.create<LLVM::AndOp>(e.loc, fits, isShort),
+        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ne, next,
+                                rw.create<LLVM::ZeroOp>(e.loc, e.ptrTy)));
+    Value code = rw.create<LLVM::SelectOp>(
+        e.loc, isShort, e.cst(e.i32, PBC_ERR_TRUNCATED),
+        e.cst(e.i32, PBC_ERR_BAD_LENGTH));
+    rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{next, len},
+                              truncated, ValueRange{code});
+
+    truncated->addArgument(e.i32, e.loc);
+    rw.setInsertionPointToStart(truncated);
+    Value null = e.callRuntime(op, abi::Runtime::pbc_rt_fail,
+                               {dec, truncated->getArgument(0)});
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{null, e.cst(e.i64, 0)}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+/// One bounds check (none when `unchecked`), then the tag's bytes as one
+/// little-endian integer.
+struct ExpectTagLowering : OpConversionPattern<ExpectTagOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpectTagOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    StringRef bytes = op.getBytes();
+    uint64_t word = 0;
+    for (size_t i = 0; i < bytes.size(); ++i)
+      word |= uint64_t(uint8_t(bytes[i])) << (8 * i);
+    Type wordTy = rw.getIntegerType(8 * bytes.size());
+    if (op.getUnchecked()) {
+      Value loaded = rw.create<LLVM::LoadOp>(e.loc, wordTy, adaptor.getPos(),
+                                             /*alignment=*/1);
+      rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::eq, loaded,
+                                          e.cst(wordTy, word));
+      return success();
+    }
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *compare = e.newBlockBefore(done);
+    rw.setInsertionPointToEnd(before);
+    Value avail = e.ptrDiff(adaptor.getEnd(), adaptor.getPos());
+    Value enough = rw.create<LLVM::ICmpOp>(
+        e.loc, LLVM::ICmpPredicate::sge, avail, e.cst(e.i64, bytes.size()));
+    rw.create<LLVM::CondBrOp>(e.loc, enough, compare, ValueRange(), done,
+                              ValueRange{e.cst(e.i1, 0)});
+
+    rw.setInsertionPointToStart(compare);
+    Value loaded = rw.create<LLVM::LoadOp>(e.loc, wordTy, adaptor.getPos(),
+                                           /*alignment=*/1);
+    Value same = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::eq,
+                                         loaded, e.cst(wordTy, word));
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{same}, done);
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+} // namespace
+
+void pbc::wire::populateDecodePatterns(RewritePatternSet &patterns) {
+  patterns.add<ReadVarintLowering<GetTagOp>, ReadVarintLowering<GetVarintOp>,
+               GetFixedLowering, GetLengthLowering, ExpectTagLowering>(
+      patterns.getContext());
+}

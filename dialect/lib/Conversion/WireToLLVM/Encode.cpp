@@ -1,0 +1,212 @@
+//===- Encode.cpp - put_*: writing backwards --------------------------------===//
+//
+// Tags are constants, written as the widest stores that fit; varints of one
+// and two bytes and strings of up to 64 bytes are written inline, longer
+// ones by the runtime or memcpy.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+using namespace mlir;
+using namespace pbc::wire;
+namespace abi = pbc::abi;
+
+namespace {
+
+/// Constant bytes become the widest little-endian integer stores that fit.
+struct PutBytesLowering : OpConversionPattern<PutBytesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutBytesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    StringRef bytes = op.getBytes();
+    Value start = e.gep(adaptor.getPos(), -int64_t(bytes.size()));
+    size_t done = 0;
+    while (done < bytes.size()) {
+      size_t width = 8;
+      while (width > bytes.size() - done)
+        width /= 2;
+      uint64_t word = 0;
+      for (size_t i = 0; i < width; ++i)
+        word |= uint64_t(uint8_t(bytes[done + i])) << (8 * i);
+      Type t = rw.getIntegerType(width * 8);
+      rw.create<LLVM::StoreOp>(e.loc, e.cst(t, word), e.gep(start, done),
+                               /*alignment=*/1);
+      done += width;
+    }
+    rw.replaceOp(op, start);
+    return success();
+  }
+};
+
+/// Varints written backwards: one and two bytes (small values, most
+/// lengths) inline as one store, the longer forms in the runtime.
+///   if (v < 0x80)   -> store i8 v at pos - 1
+///   if (v < 0x4000) -> store i16 (v & 0x7f | 0x80) | (v >> 7) << 8 at pos - 2
+///   else runtime(pos, v)   (with `slack`: the one-word writer)
+struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutVarintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value pos = adaptor.getPos(), v = adaptor.getValue();
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *slow = e.newBlockBefore(done);
+    Block *two = e.newBlockBefore(slow);
+    Block *notOne = e.newBlockBefore(two);
+    Block *one = e.newBlockBefore(notOne);
+
+    rw.setInsertionPointToEnd(before);
+    Value isOne = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, v,
+                                          e.cst(e.i64, 0x80));
+    rw.create<LLVM::CondBrOp>(e.loc, isOne, one, notOne);
+
+    rw.setInsertionPointToStart(one);
+    Value p1 = e.gep(pos, -1);
+    rw.create<LLVM::StoreOp>(e.loc, rw.create<LLVM::TruncOp>(e.loc, e.i8, v),
+                             p1, /*alignment=*/1);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{p1}, done);
+
+    rw.setInsertionPointToStart(notOne);
+    Value isTwo = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, v,
+                                          e.cst(e.i64, 0x4000));
+    rw.create<LLVM::CondBrOp>(e.loc, isTwo, two, slow);
+
+    rw.setInsertionPointToStart(two);
+    Value low = rw.create<LLVM::OrOp>(
+        e.loc, rw.create<LLVM::AndOp>(e.loc, v, e.cst(e.i64, 0x7f)),
+        e.cst(e.i64, 0x80));
+    Value high = rw.create<LLVM::ShlOp>(
+        e.loc, rw.create<LLVM::LShrOp>(e.loc, v, e.cst(e.i64, 7)),
+        e.cst(e.i64, 8));
+    Value word = rw.create<LLVM::TruncOp>(
+        e.loc, rw.getIntegerType(16), rw.create<LLVM::OrOp>(e.loc, low, high));
+    Value p2 = e.gep(pos, -2);
+    rw.create<LLVM::StoreOp>(e.loc, word, p2, /*alignment=*/1);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{p2}, done);
+
+    rw.setInsertionPointToStart(slow);
+    Value start = e.callRuntime(op,
+                                op.getSlack()
+                                    ? abi::Runtime::pbc_rt_put_varint_slack
+                                    : abi::Runtime::pbc_rt_put_varint,
+                                {pos, v});
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+struct PutFixedLowering : OpConversionPattern<PutFixedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutFixedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    int64_t width = adaptor.getValue().getType().getIntOrFloatBitWidth() / 8;
+    Value start = e.gep(adaptor.getPos(), -width);
+    rw.create<LLVM::StoreOp>(e.loc, adaptor.getValue(), start,
+                             /*alignment=*/1);
+    rw.replaceOp(op, start);
+    return success();
+  }
+};
+
+/// Strings and bytes: up to 64 bytes copied inline by two overlapping
+/// loads and stores (most strings are short, and a memcpy call costs more
+/// than the copy), longer ones by memcpy.
+///   n > 64 -> memcpy;  n > 32 -> 2 x 32 bytes;  n > 16 -> 2 x 16 bytes;
+///   n >= 8 -> 2 x i64;  n >= 4 -> 2 x i32;  n >= 1 -> bytes 0, n/2, n-1
+struct PutDataLowering : OpConversionPattern<PutDataOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutDataOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Emitter e{rw, op.getLoc()};
+    Value n = adaptor.getSize(), src = adaptor.getData();
+    Value start = e.gep(adaptor.getPos(), e.neg(n));
+
+    Block *before = op->getBlock();
+    Block *done = e.splitAt(op);
+    Block *bytes = e.newBlockBefore(done);
+    Block *lt4 = e.newBlockBefore(bytes);
+    Block *words = e.newBlockBefore(lt4);
+    Block *lt8 = e.newBlockBefore(words);
+    Block *dwords = e.newBlockBefore(lt8);
+    Block *small = e.newBlockBefore(dwords);
+    Block *big = e.newBlockBefore(small);
+    Block *vecs32 = e.newBlockBefore(big);
+    Block *over32 = e.newBlockBefore(vecs32);
+    Block *vecs16 = e.newBlockBefore(over32);
+    Block *over16 = e.newBlockBefore(vecs16);
+
+    auto below = [&](int64_t bound) {
+      return rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, n,
+                                     e.cst(e.i64, bound));
+    };
+    // The first and the last `width` bytes: together all of 1..2*width.
+    auto copyEnds = [&](Type t, int64_t width) {
+      Value tail = rw.create<LLVM::SubOp>(e.loc, n, e.cst(e.i64, width));
+      Value head = rw.create<LLVM::LoadOp>(e.loc, t, src, /*alignment=*/1);
+      Value last = rw.create<LLVM::LoadOp>(e.loc, t, e.gep(src, tail), 1);
+      rw.create<LLVM::StoreOp>(e.loc, head, start, /*alignment=*/1);
+      rw.create<LLVM::StoreOp>(e.loc, last, e.gep(start, tail), 1);
+      rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+    };
+
+    rw.setInsertionPointToEnd(before);
+    rw.create<LLVM::CondBrOp>(e.loc, below(17), small, over16);
+
+    rw.setInsertionPointToStart(over16);
+    rw.create<LLVM::CondBrOp>(e.loc, below(33), vecs16, over32);
+    rw.setInsertionPointToStart(vecs16);
+    copyEnds(VectorType::get({16}, e.i8), 16);
+    rw.setInsertionPointToStart(over32);
+    rw.create<LLVM::CondBrOp>(e.loc, below(65), vecs32, big);
+    rw.setInsertionPointToStart(vecs32);
+    copyEnds(VectorType::get({32}, e.i8), 32);
+
+    rw.setInsertionPointToStart(big);
+    rw.create<LLVM::MemcpyOp>(e.loc, start, src, n, /*isVolatile=*/false);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+
+    rw.setInsertionPointToStart(small);
+    rw.create<LLVM::CondBrOp>(e.loc, below(8), lt8, dwords);
+    rw.setInsertionPointToStart(dwords);
+    copyEnds(e.i64, 8);
+
+    rw.setInsertionPointToStart(lt8);
+    rw.create<LLVM::CondBrOp>(e.loc, below(4), lt4, words);
+    rw.setInsertionPointToStart(words);
+    copyEnds(e.i32, 4);
+
+    rw.setInsertionPointToStart(lt4);
+    rw.create<LLVM::CondBrOp>(e.loc, below(1), done, ValueRange{start}, bytes,
+                              ValueRange());
+    rw.setInsertionPointToStart(bytes);
+    Value mid = rw.create<LLVM::LShrOp>(e.loc, n, e.cst(e.i64, 1));
+    Value lastAt = rw.create<LLVM::SubOp>(e.loc, n, e.cst(e.i64, 1));
+    Value b0 = rw.create<LLVM::LoadOp>(e.loc, e.i8, src);
+    Value bm = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.gep(src, mid));
+    Value bl = rw.create<LLVM::LoadOp>(e.loc, e.i8, e.gep(src, lastAt));
+    rw.create<LLVM::StoreOp>(e.loc, b0, start);
+    rw.create<LLVM::StoreOp>(e.loc, bm, e.gep(start, mid));
+    rw.create<LLVM::StoreOp>(e.loc, bl, e.gep(start, lastAt));
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+};
+
+} // namespace
+
+void pbc::wire::populateEncodePatterns(RewritePatternSet &patterns) {
+  patterns.add<PutBytesLowering, PutVarintLowering, PutFixedLowering,
+               PutDataLowering>(patterns.getContext());
+}

@@ -1,0 +1,176 @@
+//===- ABI.cpp - the tables of include/pbc/abi.def ------------------------===//
+#include "pbc/Support/ABI.h"
+#include "pbc/Dialect/Proto/Naming.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace pbc::abi;
+using mlir::MLIRContext;
+using mlir::ModuleOp;
+using mlir::OpBuilder;
+using mlir::Operation;
+namespace LLVM = mlir::LLVM;
+
+namespace {
+
+enum class LLVMKind : uint8_t { VOID, I1, I32, I64, PTR };
+
+struct TypeRow {
+  llvm::StringLiteral cType;
+  LLVMKind llvm;
+};
+
+const TypeRow kTypes[] = {
+#define PBC_ABI_TYPE(Name, ctype, llvm) {#ctype, LLVMKind::llvm},
+#include "pbc/abi.def"
+};
+
+// One array of parameters per codec and runtime function, then the rows.
+#define PBC_PARAM(type, name) Param{Type::type, #name}
+#define PBC_CODEC(R, suffix, kind, result, ...)                                \
+  const Param k##R##Params[] = {__VA_ARGS__};
+#include "pbc/abi.def"
+#undef PBC_PARAM
+
+constexpr CodecKind PUBLIC = CodecKind::Public;
+constexpr CodecKind ENTRY = CodecKind::Entry;
+constexpr CodecKind INTERNAL = CodecKind::Internal;
+const Codec kCodecs[] = {
+#define PBC_CODEC(R, suffix, kind, result, ...)                                \
+  {Role::R, #suffix, kind, Type::result, k##R##Params},
+#include "pbc/abi.def"
+};
+
+// What each PBC_INFO_FIELD row names: NAME, SIZE or a codec's role.
+namespace info {
+constexpr InfoField NAME{InfoField::Name, Role{}};
+constexpr InfoField SIZE{InfoField::Size, Role{}};
+#define PBC_CODEC(R, suffix, kind, result, ...)                                \
+  constexpr InfoField R{InfoField::Codec, Role::R};
+#include "pbc/abi.def"
+} // namespace info
+
+const InfoField kInfoFields[] = {
+#define PBC_INFO_FIELD(member, what) info::what,
+#include "pbc/abi.def"
+};
+
+#define PBC_RUNTIME(name, result, ...)                                         \
+  const Type k_##name##_params[] = {PBC_TYPES(__VA_ARGS__)};
+#define PBC_TYPES(...) PBC_TYPES_N(__VA_ARGS__, 7, 6, 5, 4, 3, 2, 1)(__VA_ARGS__)
+#define PBC_TYPES_N(a, b, c, d, e, f, g, n, ...) PBC_TYPES_##n
+#define PBC_TYPES_1(a) Type::a
+#define PBC_TYPES_2(a, ...) Type::a, PBC_TYPES_1(__VA_ARGS__)
+#define PBC_TYPES_3(a, ...) Type::a, PBC_TYPES_2(__VA_ARGS__)
+#define PBC_TYPES_4(a, ...) Type::a, PBC_TYPES_3(__VA_ARGS__)
+#define PBC_TYPES_5(a, ...) Type::a, PBC_TYPES_4(__VA_ARGS__)
+#define PBC_TYPES_6(a, ...) Type::a, PBC_TYPES_5(__VA_ARGS__)
+#define PBC_TYPES_7(a, ...) Type::a, PBC_TYPES_6(__VA_ARGS__)
+#include "pbc/abi.def"
+
+const RuntimeFunction kRuntime[] = {
+#define PBC_RUNTIME(name, result, ...) {#name, Type::result, k_##name##_params},
+#include "pbc/abi.def"
+};
+
+} // namespace
+
+llvm::ArrayRef<Codec> pbc::abi::codecs() { return kCodecs; }
+
+llvm::ArrayRef<InfoField> pbc::abi::infoFields() { return kInfoFields; }
+
+const Codec &pbc::abi::codec(Role role) {
+  const Codec &c = kCodecs[static_cast<size_t>(role)];
+  assert(c.role == role && "abi.def rows are in Role order");
+  return c;
+}
+
+std::optional<Role> pbc::abi::roleNamed(llvm::StringRef suffix) {
+  for (const Codec &c : kCodecs)
+    if (c.suffix == suffix)
+      return c.role;
+  return std::nullopt;
+}
+
+std::string pbc::abi::functionName(llvm::StringRef fullName, Role role) {
+  const Codec &c = codec(role);
+  return c.kind == CodecKind::Internal
+             ? proto::internalFunctionName(fullName, c.suffix)
+             : proto::cFunctionName(fullName, c.suffix);
+}
+
+const RuntimeFunction &pbc::abi::runtimeFunction(Runtime fn) {
+  return kRuntime[static_cast<size_t>(fn)];
+}
+
+mlir::Type pbc::abi::llvmType(MLIRContext *ctx, abi::Type type) {
+  switch (kTypes[static_cast<size_t>(type)].llvm) {
+  case LLVMKind::VOID:
+    return LLVM::LLVMVoidType::get(ctx);
+  case LLVMKind::I1:
+    return mlir::IntegerType::get(ctx, 1);
+  case LLVMKind::I32:
+    return mlir::IntegerType::get(ctx, 32);
+  case LLVMKind::I64:
+    return mlir::IntegerType::get(ctx, 64);
+  case LLVMKind::PTR:
+    return LLVM::LLVMPointerType::get(ctx);
+  }
+  llvm_unreachable("unknown LLVM kind");
+}
+
+LLVM::LLVMFunctionType pbc::abi::llvmFunctionType(MLIRContext *ctx,
+                                                  const Codec &codec) {
+  llvm::SmallVector<mlir::Type> params;
+  for (const Param &p : codec.params)
+    params.push_back(llvmType(ctx, p.type));
+  return LLVM::LLVMFunctionType::get(llvmType(ctx, codec.result), params);
+}
+
+LLVM::LLVMFunctionType pbc::abi::llvmFunctionType(MLIRContext *ctx,
+                                                  Runtime fn) {
+  const RuntimeFunction &f = runtimeFunction(fn);
+  llvm::SmallVector<mlir::Type> params;
+  for (abi::Type t : f.params)
+    params.push_back(llvmType(ctx, t));
+  return LLVM::LLVMFunctionType::get(llvmType(ctx, f.result), params);
+}
+
+LLVM::LLVMFuncOp pbc::abi::declareRuntime(OpBuilder &builder, ModuleOp module,
+                                          Runtime fn) {
+  llvm::StringRef name = runtimeFunction(fn).name;
+  for (Operation &op : llvm::reverse(*module.getBody()))
+    if (auto f = llvm::dyn_cast<LLVM::LLVMFuncOp>(op);
+        f && f.isExternal() && f.getSymName() == name)
+      return f;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  return builder.create<LLVM::LLVMFuncOp>(
+      module.getLoc(), name, llvmFunctionType(module.getContext(), fn));
+}
+
+std::string pbc::abi::cType(abi::Type type, llvm::StringRef messageType) {
+  if (type == abi::Type::MSG)
+    return (messageType + " *").str();
+  if (type == abi::Type::CMSG)
+    return ("const " + messageType + " *").str();
+  return kTypes[static_cast<size_t>(type)].cType.str();
+}
+
+std::string pbc::abi::cPrototype(const Codec &codec, llvm::StringRef fullName) {
+  std::string type = proto::cTypeName(fullName);
+  // "T *m", "size_t len": no space after a pointer's star.
+  auto declarator = [&](abi::Type t, llvm::StringRef name) {
+    std::string c = cType(t, type);
+    return c + (llvm::StringRef(c).ends_with("*") ? "" : " ") + name.str();
+  };
+  std::string text = declarator(codec.result, functionName(fullName, codec.role));
+  text += "(";
+  for (auto [i, p] : llvm::enumerate(codec.params)) {
+    if (i)
+      text += ", ";
+    text += declarator(p.type, p.name);
+  }
+  return text + ")";
+}
