@@ -12,7 +12,6 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
@@ -72,11 +71,8 @@ public:
     }
 
     mlir::TimingScope layoutTime = stage("MLIR: struct layout");
-    mlir::PassManager layout(&context);
-    layout.addPass(pbc::createProtoLayout());
-    if (layoutTime)
-      layout.enableTiming(layoutTime);
-    if (failed(layout.run(module)))
+    if (failed(lower(module, LoweringStage::Layout, LoweringStage::Layout, {},
+                     layoutTime)))
       return 1;
     layoutTime.stop();
     mlir::TimingScope headerTime = stage("headers");
@@ -86,10 +82,9 @@ public:
     if (kind == Emit::Header)
       return 0;
     if (kind == Emit::Wire) {
-      mlir::PassManager pm(&context);
-      pm.addPass(pbc::createProtoToWire());
-      pm.addPass(mlir::createCanonicalizerPass());
-      if (failed(pm.run(module)))
+      mlir::TimingScope wireTime = stage("MLIR: lower to the wire dialect");
+      if (failed(lower(module, LoweringStage::Wire, LoweringStage::Wire, {},
+                       wireTime)))
         return 1;
       outputs[output] = printOp(module);
       return 0;
@@ -146,6 +141,19 @@ private:
 
   mlir::TimingScope stage(StringRef name) {
     return options.timing ? options.timing->nest(name) : mlir::TimingScope();
+  }
+
+  /// Runs the lowering stages `first` to `last` on `module`, generating
+  /// code for `files` (all when empty). With -v, MLIR's pass timers nest
+  /// under `time`, the driver's stage.
+  mlir::LogicalResult lower(mlir::ModuleOp module, LoweringStage first,
+                            LoweringStage last, ArrayRef<std::string> files,
+                            mlir::TimingScope &time) {
+    mlir::PassManager pm(&context);
+    pbc::buildLoweringPipeline(pm, first, last, files);
+    if (time)
+      pm.enableTiming(time);
+    return pm.run(module);
   }
 
   int emitHeaders(mlir::ModuleOp module, ArrayRef<std::string> files,
@@ -240,11 +248,8 @@ private:
                                 StringRef name) {
     mlir::TimingScope lowerTime = stage("MLIR: lower to the LLVM dialect");
     mlir::OwningOpRef<mlir::ModuleOp> copy = copyFor(module, files);
-    mlir::PassManager pm(&context);
-    pbc::buildLowerToLLVMPipeline(pm, files);
-    if (lowerTime)
-      pm.enableTiming(lowerTime);
-    if (failed(pm.run(*copy)))
+    if (failed(lower(*copy, LoweringStage::Wire, LoweringStage::LLVM, files,
+                     lowerTime)))
       return createStringError(inconvertibleErrorCode(),
                                "lowering to LLVM failed");
     lowerTime.stop();
