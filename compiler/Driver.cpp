@@ -13,6 +13,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "pbc/Conversion/Passes.h"
+#include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -180,7 +181,7 @@ private:
       if (failed(pbc::emitHeader(module, file, os)))
         return 1;
       SmallString<256> path(dir);
-      sys::path::append(path, headerFileName(file));
+      sys::path::append(path, proto::headerFileName(file));
       outputs[std::string(path)] = std::move(text);
       if (options.cppHeader) {
         std::string cpp;
@@ -188,7 +189,7 @@ private:
         if (failed(pbc::emitCppHeader(module, file, cppOs)))
           return 1;
         SmallString<256> cppPath(dir);
-        sys::path::append(cppPath, cppHeaderFileName(file));
+        sys::path::append(cppPath, proto::cppHeaderFileName(file));
         outputs[std::string(cppPath)] = std::move(cpp);
       }
     }
