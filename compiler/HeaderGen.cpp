@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HeaderGen.h"
+#include "Diagnostics.h"
 
 #include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
@@ -881,24 +882,7 @@ void HeaderWriter::emitStreamingWriters(MessageOp msg) {
 LogicalResult pbc::emitHeader(ModuleOp module, StringRef protoFile,
                               llvm::raw_ostream &os) {
   // Problems found here are about the schema (names that clash in C): print
-  // them like the front end's, `file.proto:LINE:COL: message`.
-  auto printLoc = [](llvm::raw_ostream &errs, Location loc) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-      errs << fileLoc.getFilename().getValue() << ':' << fileLoc.getLine()
-           << ':' << fileLoc.getColumn();
-    else
-      errs << loc;
-  };
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
-    llvm::raw_ostream &errs = llvm::errs();
-    printLoc(errs, diag.getLocation());
-    errs << ": " << diag << '\n';
-    for (Diagnostic &note : diag.getNotes()) {
-      printLoc(errs, note.getLocation());
-      errs << ": note: " << note << '\n';
-    }
-    errs.flush();
-    return success();
-  });
+  // them like the front end's.
+  ProtocDiagnosticHandler handler(module.getContext(), llvm::errs());
   return HeaderWriter(module, os).emit(protoFile);
 }
