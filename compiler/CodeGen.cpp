@@ -78,12 +78,142 @@ std::string baselineFeatures(const Triple &triple) {
   return "";
 }
 
+/// The runtime bitcode for `module`'s architecture, parsed into `context`.
+/// Its triple and data layout become the module's so that the linker sees
+/// one target: the bitcode was compiled for the architecture, not for the
+/// exact triple the user asked for.
+Expected<std::unique_ptr<Module>> loadRuntime(const Module &module,
+                                              LLVMContext &context) {
+  Triple triple(module.getTargetTriple());
+  auto runtime = parseBitcodeFile(
+      MemoryBufferRef(runtimeBitcodeFor(triple.getArch()), "pbc_runtime.bc"),
+      context);
+  if (!runtime)
+    return runtime.takeError();
+  (*runtime)->setTargetTriple(module.getTargetTriple());
+  (*runtime)->setDataLayout(module.getDataLayout());
+  return runtime;
+}
+
+/// The target features most runtime functions have: those of the
+/// architecture's generic CPU the bitcode was compiled for, where a function
+/// with others asked for them in its source. Ties go to the lesser string,
+/// so that the choice does not depend on hash order.
+std::string commonTargetFeatures(const Module &runtime) {
+  StringMap<unsigned> featureUses;
+  for (const Function &f : runtime)
+    if (!f.isDeclaration())
+      ++featureUses[f.getFnAttribute("target-features").getValueAsString()];
+  StringRef common;
+  unsigned mostUses = 0;
+  for (const auto &entry : featureUses)
+    if (entry.second > mostUses ||
+        (entry.second == mostUses && entry.first() < common)) {
+      mostUses = entry.second;
+      common = entry.first();
+    }
+  return common.str();
+}
+
+/// Drops the CPU and the common features the bitcode was compiled with, so
+/// that the module's target (--mcpu) decides the runtime's instruction set
+/// as it does the generated code's. Functions that ask for more than most
+/// (runtime/utf8.c's AVX2 validator, picked at run time) keep their
+/// features: the baseline CPU could not compile them.
+void retargetRuntime(Module &runtime) {
+  std::string common = commonTargetFeatures(runtime);
+  for (Function &f : runtime) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("tune-cpu");
+    if (f.getFnAttribute("target-features").getValueAsString() == common)
+      f.removeFnAttr("target-features");
+  }
+}
+
+/// The functions the runtime defines for others to call, remembered before
+/// linking moves them into the module, where only their names tell them
+/// from the generated ones.
+StringSet<> runtimeEntryPoints(const Module &runtime) {
+  StringSet<> names;
+  for (const Function &f : runtime)
+    if (!f.isDeclaration() && !f.hasLocalLinkage())
+      names.insert(f.getName());
+  return names;
+}
+
+/// Links the runtime into `module`: all of it, or with `onlyNeeded` the
+/// functions the module calls (and what they call), which is all an object
+/// that only inlines the runtime needs.
+Error linkRuntimeModule(Module &module, std::unique_ptr<Module> runtime,
+                        bool onlyNeeded) {
+  unsigned flags =
+      onlyNeeded ? Linker::Flags::LinkOnlyNeeded : Linker::Flags::None;
+  if (Linker::linkModules(module, std::move(runtime), flags))
+    return makeError("cannot link the pbc runtime into the module");
+  return Error::success();
+}
+
+/// Makes every definition weak_odr, so that two pbc libraries, or two
+/// objects sharing an import, never clash at link time while LLVM may
+/// still inline them. With `inlineOnly`, the runtime's functions become
+/// available_externally instead: LLVM inlines them and emits none, since
+/// the archive's runtime object defines them.
+void setLinkage(Module &module, const StringSet<> &runtimeFunctions,
+                bool inlineOnly) {
+  for (Function &f : module) {
+    if (f.isDeclaration() || f.hasLocalLinkage())
+      continue;
+    bool external = inlineOnly && runtimeFunctions.contains(f.getName());
+    f.setLinkage(external ? GlobalValue::AvailableExternallyLinkage
+                          : GlobalValue::WeakODRLinkage);
+  }
+}
+
+/// runtime/utf8.c checks the CPU for AVX2 at run time unless it is told the
+/// target has it; folding the answer in, as a constant, drops the check.
+void foldTargetHasAVX2(Module &module, const MCSubtargetInfo &subtarget) {
+  GlobalVariable *avx2 = module.getGlobalVariable("pbc_rt_target_avx2");
+  if (!avx2)
+    return;
+  bool has = subtarget.checkFeatures("+avx2");
+  avx2->setInitializer(ConstantInt::get(avx2->getValueType(), has));
+  avx2->setLinkage(GlobalValue::InternalLinkage);
+  avx2->setConstant(true);
+}
+
+/// Fails when a call's type differs from its callee's. The lowering
+/// declares the runtime functions it calls, and when the runtime defines
+/// one with another type, linking keeps the call as it was: LLVM no longer
+/// sees its callee (getCalledFunction is null), so applyCallingConvention
+/// would skip it, and running it is undefined behaviour. The declaration
+/// or the runtime is wrong, a bug in pbc that must not reach an object.
+Error checkCallTypes(const Module &module) {
+  for (const Function &caller : module)
+    for (const BasicBlock &block : caller)
+      for (const Instruction &inst : block) {
+        const auto *call = dyn_cast<CallBase>(&inst);
+        const auto *callee =
+            call ? dyn_cast<Function>(call->getCalledOperand()) : nullptr;
+        if (!callee || callee->getFunctionType() == call->getFunctionType())
+          continue;
+        std::string callType, calleeType;
+        raw_string_ostream(callType) << *call->getFunctionType();
+        raw_string_ostream(calleeType) << *callee->getFunctionType();
+        return makeError("internal error: " + caller.getName() + " calls " +
+                         callee->getName() + " as '" + callType + "', but " +
+                         callee->getName() + " has type '" + calleeType +
+                         "'");
+      }
+  return Error::success();
+}
+
 /// Gives every call the callee's argument and return extensions
 /// (signext/zeroext), and on riscv64 sign-extends the 32-bit results of the
 /// generated functions as its C ABI requires. The lowering declares
 /// functions without them; the runtime, compiled by clang, has them, and a
 /// caller that does not extend where the callee assumes it passes garbage
-/// in the upper bits of a register.
+/// in the upper bits of a register. Call and callee types agree
+/// (checkCallTypes).
 void applyCallingConvention(Module &module, const Triple &triple) {
   if (triple.getArch() == Triple::riscv64)
     for (Function &f : module)
@@ -97,7 +227,7 @@ void applyCallingConvention(Module &module, const Triple &triple) {
       for (Instruction &inst : block) {
         auto *call = dyn_cast<CallBase>(&inst);
         Function *callee = call ? call->getCalledFunction() : nullptr;
-        if (!callee || callee->getFunctionType() != call->getFunctionType())
+        if (!callee)
           continue;
         for (Attribute::AttrKind kind : kinds) {
           if (callee->hasRetAttribute(kind))
@@ -173,66 +303,23 @@ std::unique_ptr<TargetMachine> CodeGen::createMachine() const {
       TargetOptions(), Reloc::PIC_, std::nullopt, level));
 }
 
-/// Links the runtime in. Its functions become weak_odr (as do the generated
-/// ones) so two pbc libraries, or two objects sharing an import, never clash
-/// at link time, while LLVM may still inline them. With `inlineOnly`, only
-/// the runtime functions the module calls come in, as available_externally:
-/// LLVM inlines them and emits none, the archive's runtime object defines
-/// them. Optimizing and generating the whole runtime again for every .proto
-/// file took most of a small file's compile time.
+/// Links the runtime in, for LLVM to inline it into the generated code and
+/// compile it for the module's target. With `inlineOnly`, only the runtime
+/// functions the module calls come in, as available_externally: optimizing
+/// and generating the whole runtime again for every .proto file of an
+/// archive took most of a small file's compile time.
 Error CodeGen::linkRuntime(Module &module, bool inlineOnly) {
-  StringRef bytes = runtimeBitcodeFor(Triple(module.getTargetTriple()).getArch());
-  auto runtime =
-      parseBitcodeFile(MemoryBufferRef(bytes, "pbc_runtime.bc"), context);
+  auto runtime = loadRuntime(module, context);
   if (!runtime)
     return runtime.takeError();
-  Module &rt = **runtime;
-  rt.setTargetTriple(module.getTargetTriple());
-  rt.setDataLayout(module.getDataLayout());
-  // The bitcode was compiled for the architecture's generic CPU; the
-  // module's target (--mcpu) decides the instruction set. Functions that
-  // ask for more than most (runtime/utf8.c's AVX2 validator, picked at run
-  // time) keep their features: the baseline CPU could not compile them.
-  StringMap<unsigned> featureUses;
-  for (Function &f : rt)
-    if (!f.isDeclaration())
-      ++featureUses[f.getFnAttribute("target-features").getValueAsString()];
-  StringRef baseline;
-  unsigned mostUses = 0;
-  for (const auto &entry : featureUses)
-    if (entry.second > mostUses ||
-        (entry.second == mostUses && entry.first() < baseline)) {
-      mostUses = entry.second;
-      baseline = entry.first();
-    }
-  for (Function &f : rt) {
-    f.removeFnAttr("target-cpu");
-    f.removeFnAttr("tune-cpu");
-    if (f.getFnAttribute("target-features").getValueAsString() == baseline)
-      f.removeFnAttr("target-features");
-  }
-  StringSet<> runtimeFunctions;
-  for (Function &f : rt)
-    if (!f.isDeclaration() && !f.hasLocalLinkage())
-      runtimeFunctions.insert(f.getName());
-  unsigned flags = inlineOnly ? Linker::Flags::LinkOnlyNeeded : Linker::Flags::None;
-  if (Linker::linkModules(module, std::move(*runtime), flags))
-    return makeError("cannot link the pbc runtime into the module");
-  for (Function &f : module) {
-    if (f.isDeclaration() || f.hasLocalLinkage())
-      continue;
-    bool external = inlineOnly && runtimeFunctions.contains(f.getName());
-    f.setLinkage(external ? GlobalValue::AvailableExternallyLinkage
-                          : GlobalValue::WeakODRLinkage);
-  }
-  // runtime/utf8.c checks the CPU for AVX2 at run time unless it is told
-  // the target has it; folding the answer in drops the check.
-  if (GlobalVariable *avx2 = module.getGlobalVariable("pbc_rt_target_avx2")) {
-    bool has = machine->getMCSubtargetInfo()->checkFeatures("+avx2");
-    avx2->setInitializer(ConstantInt::get(avx2->getValueType(), has));
-    avx2->setLinkage(GlobalValue::InternalLinkage);
-    avx2->setConstant(true);
-  }
+  retargetRuntime(**runtime);
+  StringSet<> runtimeFunctions = runtimeEntryPoints(**runtime);
+  if (Error e = linkRuntimeModule(module, std::move(*runtime), inlineOnly))
+    return e;
+  setLinkage(module, runtimeFunctions, inlineOnly);
+  foldTargetHasAVX2(module, *machine->getMCSubtargetInfo());
+  if (Error e = checkCallTypes(module))
+    return e;
   applyCallingConvention(module, Triple(module.getTargetTriple()));
   return Error::success();
 }

@@ -52,6 +52,8 @@ public:
   /// a 5,000-message schema at once doubled the peak memory. With
   /// `runtimeInOwnObject`, the runtime is only inlined: the code expects
   /// the object of buildRuntimeModule next to it (an archive has both).
+  /// Fails with an internal error when a call, once the runtime is linked,
+  /// does not have its callee's type.
   llvm::Expected<std::unique_ptr<llvm::Module>>
   buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, llvm::StringRef name,
               bool runtimeInOwnObject);

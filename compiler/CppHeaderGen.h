@@ -16,8 +16,6 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <string>
-
 namespace pbc {
 
 /// Writes the C++ header for `protoFile` (a `proto.file` in `module`, laid
@@ -26,9 +24,6 @@ namespace pbc {
 mlir::LogicalResult emitCppHeader(mlir::ModuleOp module,
                                   llvm::StringRef protoFile,
                                   llvm::raw_ostream &os);
-
-/// "dir/addressbook.proto" -> "addressbook.pbc.hpp".
-std::string cppHeaderFileName(llvm::StringRef protoFile);
 
 } // namespace pbc
 

@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Frontend.h"
+#include "Diagnostics.h"
 
 #include "pbc/Dialect/Proto/ProtoDialect.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
@@ -523,23 +523,7 @@ pbc::importDescriptors(MLIRContext &ctx,
 
   // A schema libprotobuf accepted must verify; if it does not, the front end
   // or the dialect has a bug, and the user should see where.
-  auto printLoc = [&](Location loc) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-      errs << fileLoc.getFilename().getValue() << ':' << fileLoc.getLine()
-           << ':' << fileLoc.getColumn();
-    else
-      errs << loc;
-  };
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
-    printLoc(diag.getLocation());
-    errs << ": pbc internal error: " << diag << '\n';
-    for (Diagnostic &note : diag.getNotes()) {
-      printLoc(note.getLocation());
-      errs << ": note: " << note << '\n';
-    }
-    errs.flush();
-    return success();
-  });
+  ProtocDiagnosticHandler handler(&ctx, errs, "pbc internal error: ");
   if (failed(verify(*module)))
     return result;
 

@@ -15,8 +15,6 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <string>
-
 namespace pbc {
 
 /// Writes the C header for `protoFile` (a virtual name with a `proto.file`
@@ -31,17 +29,6 @@ namespace pbc {
 /// at the later entity, and fail without writing anything to `os`.
 mlir::LogicalResult emitHeader(mlir::ModuleOp module, llvm::StringRef protoFile,
                                llvm::raw_ostream &os);
-
-/// `dir/addressbook.proto` -> `addressbook`.
-std::string stemOf(llvm::StringRef protoFile);
-
-/// The name of the header for `protoFile`: "dir/addressbook.proto" ->
-/// "addressbook.pbc.h" (the stem of the last path component).
-std::string headerFileName(llvm::StringRef protoFile);
-
-/// A C identifier for a file path, injective like protoc's
-/// FilenameIdentifier ("a/b.proto" -> "a_2fb_2eproto"), for include guards.
-std::string fileIdentifier(llvm::StringRef path);
 
 /// `protoFile` and every file it imports, transitively, each once and
 /// imports first (the order the C and C++ headers define things in). Fails,

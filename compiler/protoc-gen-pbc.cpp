@@ -16,9 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
-#include "HeaderGen.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "pbc/Dialect/Proto/Naming.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 
@@ -73,7 +73,7 @@ public:
     for (const auto &group : groups) {
       pbc::DriverOptions options = base;
       options.output =
-          lib.empty() ? "lib" + pbc::stemOf(group.front()->name()) + ".a"
+          lib.empty() ? "lib" + pbc::proto::stemOf(group.front()->name()) + ".a"
                       : lib;
       if (!compile(group, options, outputs)) {
         *error = "pbc could not compile " + group.front()->name() +

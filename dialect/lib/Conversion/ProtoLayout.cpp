@@ -137,9 +137,10 @@ void layOut(MessageOp message) {
 
 struct ProtoLayoutPass : pbc::impl::ProtoLayoutBase<ProtoLayoutPass> {
   void runOnOperation() override {
-    // A message with a size keeps its layout: the driver lays the whole
-    // schema out once, then lowers each file from a copy that declares the
-    // other files' messages without their fields.
+    // A message with a size keeps its layout, so that running the pass
+    // again changes nothing: the driver's per-file copies declare other
+    // files' messages without their fields, which could not be laid out
+    // again.
     for (auto message : getOperation().getOps<MessageOp>())
       if (!message.getSize())
         layOut(message);

@@ -18,15 +18,30 @@ namespace pbc {
 #define GEN_PASS_REGISTRATION
 #include "pbc/Conversion/Passes.h.inc"
 
-/// Registers the pipeline `pbc-lower-to-llvm` (everything from a laid-out
-/// schema to the LLVM dialect) with the pass registry.
+/// Registers the pipeline `pbc-lower-to-llvm` (every stage, from a schema
+/// as imported to the LLVM dialect) with the pass registry.
 void registerPipelines();
 
-/// Appends the whole lowering: layout, proto-to-wire, canonicalize,
-/// wire-to-llvm and MLIR's conversions to the LLVM dialect. Code is generated
-/// for the messages of `files` (all when empty); the others are declared.
-void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
-                              llvm::ArrayRef<std::string> files = {});
+/// The stages of pbc's lowering, in pipeline order. They are run apart:
+/// the driver lays out the whole schema once (the headers read the layout),
+/// then runs the later stages on a copy per .proto file; `--emit=wire`
+/// stops after Wire; `pbc-lower-to-llvm` runs them all.
+enum class LoweringStage {
+  /// proto-layout: each message's C struct layout, as attributes.
+  Layout,
+  /// proto-to-wire and the canonicalization that folds its wire ops.
+  Wire,
+  /// lower-scf, wire-to-llvm, arith and cf to the LLVM dialect, and the
+  /// reconciliation of the casts those conversions leave.
+  LLVM,
+};
+
+/// Appends the stages `first` to `last` to `pm`, which runs on the module.
+/// Code is generated for the messages of `files` (all when empty); the
+/// others are declared.
+void buildLoweringPipeline(mlir::OpPassManager &pm, LoweringStage first,
+                           LoweringStage last,
+                           llvm::ArrayRef<std::string> files = {});
 
 /// Registers every dialect pbc's pipeline touches.
 void registerDialects(mlir::DialectRegistry &registry);

@@ -1,16 +1,19 @@
 //===- Passes.td - pbc's passes ------------------------------*- tablegen -*-===//
 //
-// The pipeline, in order:
-//   proto-layout   decide each message's C struct layout (attributes on the
-//                  proto ops; the header generator reads them too)
-//   proto-to-wire  build init/size/encode/decode functions from the schema,
-//                  as llvm.func bodies of wire + scf + arith + llvm ops
-//   canonicalize   wire folds: constant sizes, merged constant writes
-//   lower-scf      scf control flow to cf blocks, last op first
-//   wire-to-llvm   expand wire ops into LLVM dialect and runtime calls
-// followed by MLIR's arith/cf conversions to the LLVM dialect. Everything
-// but proto-layout, proto-to-wire and wire-to-llvm runs nested on each
-// function (in parallel).
+// The pipeline (Pipeline.cpp), in order and by stage:
+//   layout  proto-layout   decide each message's C struct layout
+//                          (attributes on the proto ops; the header
+//                          generator reads them too)
+//   wire    proto-to-wire  build init/size/encode/decode functions from the
+//                          schema, as llvm.func bodies of wire + scf +
+//                          arith + llvm ops
+//           canonicalize   wire folds: constant sizes, merged constant writes
+//   LLVM    lower-scf      scf control flow to cf blocks, last op first
+//           wire-to-llvm   expand wire ops into LLVM dialect and runtime calls
+//           followed by MLIR's arith/cf conversions to the LLVM dialect.
+// Canonicalize runs nested on each op of the module; lower-scf, the arith
+// conversion and the final cast reconciliation on each function: in
+// parallel.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PBC_CONVERSION_PASSES
