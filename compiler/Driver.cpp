@@ -28,13 +28,16 @@ using namespace pbc;
 
 namespace {
 
-// The runtime headers generated headers include, written next to them.
-const char kRuntimeHeader[] = {
-#include "RuntimeHeader.inc"
-    0};
-const char kRuntimeWriterHeader[] = {
-#include "RuntimeWriterHeader.inc"
-    0};
+// The runtime headers generated headers include (pbc/pbc.h and every header
+// it includes), written next to them: one entry per header of
+// PBC_RUNTIME_HEADERS (CMakeLists.txt).
+struct RuntimeHeader {
+  const char *path; // relative to the header folder, '/'-separated
+  const char *text;
+};
+const RuntimeHeader kRuntimeHeaders[] = {
+#include "RuntimeHeaders.inc"
+};
 
 std::string printOp(mlir::Operation *op) {
   std::string text;
@@ -184,12 +187,11 @@ private:
         outputs[std::string(cppPath)] = std::move(cpp);
       }
     }
-    SmallString<256> runtimeHeader(dir);
-    sys::path::append(runtimeHeader, "pbc", "pbc.h");
-    outputs[std::string(runtimeHeader)] = kRuntimeHeader;
-    SmallString<256> writerHeader(dir);
-    sys::path::append(writerHeader, "pbc", "writer.h");
-    outputs[std::string(writerHeader)] = kRuntimeWriterHeader;
+    for (const RuntimeHeader &header : kRuntimeHeaders) {
+      SmallString<256> path(dir);
+      sys::path::append(path, header.path);
+      outputs[std::string(path)] = header.text;
+    }
     return 0;
   }
 
