@@ -6,21 +6,6 @@
 
 #include "pbc_rt.h"
 
-enum {
-  WIRE_VARINT = 0,
-  WIRE_FIXED64 = 1,
-  WIRE_LEN = 2,
-  WIRE_START_GROUP = 3,
-  WIRE_END_GROUP = 4,
-  WIRE_FIXED32 = 5
-};
-
-enum {
-  MAX_VARINT_BYTES = 10,
-  MAX_TAG_BYTES = 5,
-  MAX_LENGTH_BYTES = 5 /* libprotobuf's ReadSize */
-};
-
 const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s) {
   /* The first error is the one that explains the input; later ones are
    * usually its echoes as the decoders unwind. */
@@ -62,7 +47,7 @@ __attribute__((noinline)) static const uint8_t *
 varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
             uint64_t *out) {
   size_t avail = bytes_left(p, end);
-  size_t n = avail < MAX_VARINT_BYTES ? avail : MAX_VARINT_BYTES;
+  size_t n = avail < PBC_MAX_VARINT_BYTES ? avail : PBC_MAX_VARINT_BYTES;
   uint64_t v = 0;
   for (size_t i = 0; i < n; i++) {
     uint8_t b = p[i];
@@ -74,7 +59,8 @@ varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
       return p + i + 1;
     }
   }
-  if (n == MAX_VARINT_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+  if (n == PBC_MAX_VARINT_BYTES)
+    return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
   return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
 }
 
@@ -116,7 +102,7 @@ const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out) {
   /* With ten bytes of input the word read cannot run past it. */
-  if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
+  if (bytes_left(p, end) >= PBC_MAX_VARINT_BYTES) {
     const uint8_t *next = varint_from_word(p, out);
     if (next != NULL) return next;
   }
@@ -126,20 +112,21 @@ const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
 const uint8_t *pbc_rt_tag(pbc_decoder *d, const uint8_t *p,
                           const uint8_t *end, uint32_t *tag) {
   size_t avail = bytes_left(p, end);
-  size_t n = avail < MAX_TAG_BYTES ? avail : MAX_TAG_BYTES;
+  size_t n = avail < PBC_MAX_TAG_BYTES ? avail : PBC_MAX_TAG_BYTES;
   uint32_t v = 0;
   for (size_t i = 0; i < n; i++) {
     uint8_t b = p[i];
     if (b < 0x80) {
       /* Bits of a 5th byte past bit 31 are dropped, as libprotobuf does. */
       v |= (uint32_t)b << (7 * i);
-      if ((v >> 3) == 0) return pbc_rt_fail(d, PBC_ERR_BAD_FIELD_NUMBER);
+      if (pbc_tag_field_number(v) == 0)
+        return pbc_rt_fail(d, PBC_ERR_BAD_FIELD_NUMBER);
       *tag = v;
       return p + i + 1;
     }
     v |= (uint32_t)(b & 0x7f) << (7 * i);
   }
-  if (n == MAX_TAG_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+  if (n == PBC_MAX_TAG_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
   return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
 }
 
@@ -158,7 +145,7 @@ static const uint8_t *skip_length_delimited(pbc_decoder *d, const uint8_t *p,
   /* libprotobuf keeps lengths in an int: 2 GiB or more is never valid, even
    * when that much input follows; and it reads them in at most 5 bytes, so
    * an overlong one is an error too. */
-  if (len > INT32_MAX || p - start > MAX_LENGTH_BYTES)
+  if (len > INT32_MAX || p - start > PBC_MAX_LENGTH_BYTES)
     return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
   return skip_bytes(d, p, end, len);
 }
@@ -173,8 +160,9 @@ static const uint8_t *skip_group(pbc_decoder *d, const uint8_t *p,
     uint32_t tag;
     p = pbc_rt_tag(d, p, end, &tag);
     if (p == NULL) break;
-    if ((tag & 7) == WIRE_END_GROUP) {
-      if ((tag >> 3) != field) p = pbc_rt_fail(d, PBC_ERR_END_GROUP);
+    if (pbc_tag_wire_type(tag) == PBC_WIRE_END_GROUP) {
+      if (pbc_tag_field_number(tag) != field)
+        p = pbc_rt_fail(d, PBC_ERR_END_GROUP);
       break;
     }
     p = pbc_rt_skip(d, p, end, tag);
@@ -186,22 +174,22 @@ static const uint8_t *skip_group(pbc_decoder *d, const uint8_t *p,
 
 const uint8_t *pbc_rt_skip(pbc_decoder *d, const uint8_t *p,
                            const uint8_t *end, uint32_t tag) {
-  switch (tag & 7) {
-  case WIRE_VARINT: {
+  switch (pbc_tag_wire_type(tag)) {
+  case PBC_WIRE_VARINT: {
     uint64_t ignored;
     return pbc_rt_varint(d, p, end, &ignored);
   }
-  case WIRE_FIXED64:
+  case PBC_WIRE_FIXED64:
     return skip_bytes(d, p, end, 8);
-  case WIRE_LEN:
+  case PBC_WIRE_LEN:
     return skip_length_delimited(d, p, end);
-  case WIRE_START_GROUP:
-    return skip_group(d, p, end, tag >> 3);
-  case WIRE_END_GROUP:
+  case PBC_WIRE_START_GROUP:
+    return skip_group(d, p, end, pbc_tag_field_number(tag));
+  case PBC_WIRE_END_GROUP:
     /* A matching END_GROUP is consumed by whoever opened the group, so one
      * that reaches here has no start. */
     return pbc_rt_fail(d, PBC_ERR_END_GROUP);
-  case WIRE_FIXED32:
+  case PBC_WIRE_FIXED32:
     return skip_bytes(d, p, end, 4);
   default:
     return pbc_rt_fail(d, PBC_ERR_BAD_WIRE_TYPE);

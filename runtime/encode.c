@@ -54,7 +54,7 @@ __attribute__((always_inline)) uint8_t *pbc_rt_put_varint(uint8_t *end,
 #ifdef PBC_WORD_VARINTS
   if (v >= (UINT64_C(1) << 56)) return put_varint_long(end, v);
 #endif
-  uint8_t *start = end - pbc_rt_varint_size(v);
+  uint8_t *start = end - pbc_varint_size(v);
   uint8_t *p = start;
   /* Bounded by the value, not a count: nothing for the compiler to unroll. */
   while (v >= 0x80) {
@@ -74,7 +74,7 @@ pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
   uint64_t x = spread7(v);
   if (v >= (UINT64_C(1) << 56))
     return put_spread_long(end, x, v);
-  size_t n = pbc_rt_varint_size(v);
+  size_t n = pbc_varint_size(v);
   /* Continuation bits on all bytes but the last, then the varint moved to
    * the top of the word so that it ends at `end`; the word's low bytes land
    * in the free room below it. */

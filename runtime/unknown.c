@@ -56,8 +56,11 @@ static size_t put_varint_forward(uint8_t *p, uint64_t v) {
 
 bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
                                 uint64_t value, uint32_t number) {
-  uint8_t record[15]; /* a 5-byte tag and a 10-byte varint */
-  size_t n = put_varint_forward(record, (uint64_t)number << 3);
+  uint8_t record[PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES];
+  /* Shifted in 64 bits, as the value is: for a field number the same tag
+   * as pbc_make_tag's. */
+  size_t n = put_varint_forward(
+      record, (uint64_t)number << PBC_WIRE_TYPE_BITS | PBC_WIRE_VARINT);
   n += put_varint_forward(record + n, value);
   return append_copy(d, unknown, record, n);
 }

@@ -393,7 +393,7 @@ static bool packed_size(pbc_packed_kind kind, const void *values,
   }
   uint64_t total = 0;
   for (size_t i = 0; i < count; i++) {
-    total += pbc_rt_varint_size(packed_value(kind, values, i));
+    total += pbc_varint_size(packed_value(kind, values, i));
     if (total > INT32_MAX) return false;
   }
   *out = total;

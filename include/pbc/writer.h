@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "pbc/pbc.h"
+#include "pbc/wire_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -221,11 +222,15 @@ static inline uint64_t pbc_double_bits(double v) {
 }
 
 /* A field's tag as the generated setters pass it: the tag varint's bytes as
- * a little-endian integer, and its length (1 to 5). Constant-folds when
- * field_number is a constant. */
+ * a little-endian integer, and its length (1 to 5). Constant-fold when
+ * field_number is a constant. (pbc_varint_bytes and pbc_varint_size of
+ * pbc_make_tag compute the same, but change what GCC makes of calls whose
+ * field_number is not a constant: one stays out of line, the other becomes
+ * a bit scan and tips GCC's inlining of the caller.) */
 static PBC_ALWAYS_INLINE uint64_t pbc_tag_bytes(uint32_t field_number,
                                                 uint32_t wire_type) {
-  uint64_t t = ((uint64_t)field_number << 3) | wire_type, out = 0;
+  uint64_t t = ((uint64_t)field_number << PBC_WIRE_TYPE_BITS) | wire_type;
+  uint64_t out = 0;
   unsigned shift = 0;
   while (t >= 0x80) {
     out |= ((t & 0x7f) | 0x80) << shift;
@@ -235,13 +240,12 @@ static PBC_ALWAYS_INLINE uint64_t pbc_tag_bytes(uint32_t field_number,
   return out | (t << shift);
 }
 static PBC_ALWAYS_INLINE unsigned pbc_tag_len(uint32_t field_number) {
-  uint32_t t = field_number << 3 >> 3; /* the top bits do not fit a tag */
+  /* The top bits do not fit a tag; then 7 bits a byte, the first 3 the
+   * wire type's. */
+  uint32_t t = field_number << PBC_WIRE_TYPE_BITS >> PBC_WIRE_TYPE_BITS;
   return t < (1u << 4) ? 1 : t < (1u << 11) ? 2 : t < (1u << 18) ? 3
        : t < (1u << 25) ? 4 : 5;
 }
-
-enum { PBC_WIRE_VARINT = 0, PBC_WIRE_FIXED64 = 1, PBC_WIRE_LEN = 2,
-       PBC_WIRE_START_GROUP = 3, PBC_WIRE_END_GROUP = 4, PBC_WIRE_FIXED32 = 5 };
 
 /* Element kinds of a packed run (what C array the values are). */
 typedef enum pbc_packed_kind {
@@ -792,7 +796,7 @@ static PBC_ALWAYS_INLINE pbc_msg *pbc_msg_begin_group(pbc_msg *parent,
                                                       uint32_t field) {
   return pbc_msg_begin_tag_group(
       parent, pbc_tag_bytes(field, PBC_WIRE_START_GROUP), pbc_tag_len(field),
-      (field << 3) | PBC_WIRE_END_GROUP);
+      pbc_make_tag(field, PBC_WIRE_END_GROUP));
 }
 
 #ifdef __cplusplus
