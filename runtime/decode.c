@@ -43,7 +43,7 @@ static uint64_t pack_groups(uint64_t x) {
 
 /* Varints near the end of the input, and the errors: rare enough for a
  * call of their own, which keeps pbc_rt_varint small enough to inline. */
-__attribute__((noinline)) static const uint8_t *
+PBC_NOINLINE static const uint8_t *
 varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
             uint64_t *out) {
   size_t avail = bytes_left(p, end);
@@ -251,9 +251,8 @@ void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
   return grow_array(d, data, size, add, elem_size);
 }
 
-__attribute__((noinline)) static void *grow_array(pbc_decoder *d, void *data,
-                                                  size_t size, size_t add,
-                                                  size_t elem_size) {
+PBC_NOINLINE static void *grow_array(pbc_decoder *d, void *data, size_t size,
+                                     size_t add, size_t elem_size) {
   if (add > SIZE_MAX - size) {
     pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
     return NULL;

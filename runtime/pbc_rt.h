@@ -8,6 +8,7 @@
 #define PBC_RT_H
 
 #include "pbc/pbc.h"
+#include "pbc/port.h"
 #include "pbc/wire_types.h"
 
 #ifdef __cplusplus

@@ -30,22 +30,11 @@
 #include <string.h>
 
 #include "pbc/pbc.h"
+#include "pbc/port.h"
 #include "pbc/wire_types.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PBC_LIKELY(x) __builtin_expect(!!(x), 1)
-#define PBC_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define PBC_ALWAYS_INLINE inline __attribute__((always_inline))
-#define PBC_COLD __attribute__((cold, noinline))
-#else
-#define PBC_LIKELY(x) (x)
-#define PBC_UNLIKELY(x) (x)
-#define PBC_ALWAYS_INLINE inline
-#define PBC_COLD
 #endif
 
 /* Nested messages (and groups) below the root a writer can hold open. */
