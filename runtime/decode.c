@@ -1,12 +1,17 @@
 /* Wire-format reading shared by all generated decoders: varints, tags,
  * skipping unknown fields, nesting depth and arena memory. The rules follow
  * libprotobuf 3.21, so both accept and reject the same inputs. */
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "pbc_rt.h"
 
+_Static_assert(PBC_RT_READ_SLOP >= PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES,
+               "below the read limit, a tag and a varint need no check");
+
 const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s) {
+  assert(s != PBC_OK);
   /* The first error is the one that explains the input; later ones are
    * usually its echoes as the decoders unwind. */
   if (d->status == PBC_OK) d->status = s;
@@ -20,6 +25,8 @@ static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
 }
 
 const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end) {
+  /* A message ends inside the input: lengths are checked against it. */
+  assert(d->input_begin <= end && end <= d->input_end);
   return end < d->read_end ? end : d->read_end;
 }
 
@@ -27,6 +34,7 @@ static void set_input(pbc_decoder *d, const uint8_t *buf, size_t len) {
   d->input_begin = buf;
   d->input_end = buf + len;
   d->read_end = len >= PBC_RT_READ_SLOP ? buf + len - PBC_RT_READ_SLOP : buf;
+  assert(d->input_begin <= d->read_end && d->read_end <= d->input_end);
 }
 
 /* The 7-bit groups of up to eight varint bytes (continuation bits
@@ -95,6 +103,10 @@ static inline const uint8_t *varint_from_word(const uint8_t *p, uint64_t *out) {
 
 const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
                                        const uint8_t *end, uint64_t *out) {
+  /* Callers read here only where the input holds a whole varint: below the
+   * read limit, or that far before the end of a packed run. */
+  assert(d->input_begin <= p && p <= d->input_end &&
+         d->input_end - p >= PBC_MAX_VARINT_BYTES);
   const uint8_t *next = varint_from_word(p, out);
   return next != NULL ? next : varint_slow(d, p, end, out);
 }
@@ -197,6 +209,7 @@ const uint8_t *pbc_rt_skip(pbc_decoder *d, const uint8_t *p,
 }
 
 bool pbc_rt_push(pbc_decoder *d) {
+  assert(d->depth <= d->max_depth);
   if (d->depth >= d->max_depth) {
     pbc_rt_fail(d, PBC_ERR_DEPTH_LIMIT);
     return false;
@@ -206,6 +219,7 @@ bool pbc_rt_push(pbc_decoder *d) {
 }
 
 void pbc_rt_pop(pbc_decoder *d) {
+  assert(d->depth > 0); /* every pop closes a push */
   d->depth--;
 }
 
@@ -246,8 +260,12 @@ static bool is_power_of_two(size_t n) {
  * capacity is capacity_for(size): 4, then powers of two). */
 void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                   size_t elem_size) {
-  if (add == 1 && size != 0 && (size < 4 || !is_power_of_two(size)))
+  /* An array with elements has memory (NULL is only the empty one's). */
+  assert(elem_size > 0 && (size == 0 || data != NULL));
+  if (add == 1 && size != 0 && (size < 4 || !is_power_of_two(size))) {
+    assert(size + 1 <= capacity_for(size));
     return data;
+  }
   return grow_array(d, data, size, add, elem_size);
 }
 
@@ -307,6 +325,9 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
     set_input(&d, buf, len);
   }
   if (decode(m, buf, buf + len, &d, 0) != NULL) {
+    /* Errors are sticky (a decoder that recorded one fails), and every
+     * level a decoder opened it closed. */
+    assert(d.status == PBC_OK && d.depth == 0);
     if (options && options->allow_missing_required) return PBC_OK;
     return is_initialized(m) ? PBC_OK : PBC_ERR_MISSING_REQUIRED;
   }
@@ -331,6 +352,7 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
 }
 
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {
+  assert(p <= end); /* a packed run, whose length was checked */
   /* Every varint ends in the one byte of it below 0x80. Eight bytes at a
    * time: the multiply adds the per-byte flags into the top byte. */
   size_t n = 0;

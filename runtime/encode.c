@@ -1,6 +1,7 @@
 /* Encoding entry point and the backward varint writer. Generated encoders
  * write each message back to front, so a sub-message's length is known when
  * its length prefix is written and nothing has to be sized twice. */
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -118,6 +119,7 @@ pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
   /* An empty message writes nothing, and buf may be NULL when cap is 0. */
   uint8_t *start = buf ? encode(m, buf + cap, buf) : NULL;
   if (start == NULL) return encode_did_not_fit(m, written, size);
+  assert(buf <= start && start <= buf + cap); /* it wrote within its room */
   size_t n = (size_t)(buf + cap - start);
   if (start != buf) memmove(buf, start, n);
   set_written(written, n);
