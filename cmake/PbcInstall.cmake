@@ -1,6 +1,6 @@
 # `cmake --install` layout:
 #   bin/pbc, bin/protoc-gen-pbc
-#   include/pbc/{pbc,writer}.h            the runtime's public headers
+#   include/pbc/*.h                       the runtime's headers (PBC_RUNTIME_HEADERS)
 #   lib/libpbc_runtime.a                  the runtime on its own (pkg-config)
 #   lib/cmake/pbc/pbcConfig.cmake         find_package(pbc) + pbc_add_library
 #   lib/pkgconfig/pbc.pc
@@ -15,10 +15,11 @@ set_target_properties(pbc protoc-gen-pbc PROPERTIES
   INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(TARGETS pbc protoc-gen-pbc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS pbc_runtime ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/include/pbc/pbc.h
-              ${PROJECT_SOURCE_DIR}/include/pbc/writer.h
-              ${PROJECT_SOURCE_DIR}/include/pbc/wire_types.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pbc)
+foreach(header IN LISTS PBC_RUNTIME_HEADERS)
+  get_filename_component(folder ${header} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/include/${header}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${folder})
+endforeach()
 
 set(PBC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pbc)
 configure_package_config_file(

@@ -49,12 +49,14 @@ function(pbc_add_library target)
   endforeach()
   list(REMOVE_DUPLICATES import_args)
 
+  list(TRANSFORM PBC_RUNTIME_HEADERS PREPEND ${out_dir}/ OUTPUT_VARIABLE runtime_headers)
+
   set(depfile_args)
   if(CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
     set(depfile_args DEPFILE ${depfile})
   endif()
   add_custom_command(
-    OUTPUT ${archive} ${headers} ${out_dir}/pbc/pbc.h ${out_dir}/pbc/writer.h
+    OUTPUT ${archive} ${headers} ${runtime_headers}
     COMMAND ${PBC_EXECUTABLE} compile ${import_args} ${protos}
             -o ${archive} --dependency_out=${depfile} ${ARG_OPTIONS}
     DEPENDS ${protos} ${PBC_EXECUTABLE}

@@ -12,8 +12,8 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "pbc/Conversion/Passes.h"
-#include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -28,16 +28,16 @@ using namespace pbc;
 
 namespace {
 
-// The runtime headers generated headers include, written next to them.
-const char kRuntimeHeader[] = {
-#include "RuntimeHeader.inc"
-    0};
-const char kRuntimeWriterHeader[] = {
-#include "RuntimeWriterHeader.inc"
-    0};
-const char kRuntimeWireTypesHeader[] = {
-#include "RuntimeWireTypesHeader.inc"
-    0};
+// The runtime headers generated headers include (pbc/pbc.h and every header
+// it includes), written next to them: one entry per header of
+// PBC_RUNTIME_HEADERS (CMakeLists.txt).
+struct RuntimeHeader {
+  const char *path; // relative to the header folder, '/'-separated
+  const char *text;
+};
+const RuntimeHeader kRuntimeHeaders[] = {
+#include "RuntimeHeaders.inc"
+};
 
 std::string printOp(mlir::Operation *op) {
   std::string text;
@@ -75,8 +75,11 @@ public:
     }
 
     mlir::TimingScope layoutTime = stage("MLIR: struct layout");
-    if (failed(lower(module, LoweringStage::Layout, LoweringStage::Layout, {},
-                     layoutTime)))
+    mlir::PassManager layout(&context);
+    layout.addPass(pbc::createProtoLayout());
+    if (layoutTime)
+      layout.enableTiming(layoutTime);
+    if (failed(layout.run(module)))
       return 1;
     layoutTime.stop();
     mlir::TimingScope headerTime = stage("headers");
@@ -86,9 +89,10 @@ public:
     if (kind == Emit::Header)
       return 0;
     if (kind == Emit::Wire) {
-      mlir::TimingScope wireTime = stage("MLIR: lower to the wire dialect");
-      if (failed(lower(module, LoweringStage::Wire, LoweringStage::Wire, {},
-                       wireTime)))
+      mlir::PassManager pm(&context);
+      pm.addPass(pbc::createProtoToWire());
+      pm.addPass(mlir::createCanonicalizerPass());
+      if (failed(pm.run(module)))
         return 1;
       outputs[output] = printOp(module);
       return 0;
@@ -147,19 +151,6 @@ private:
     return options.timing ? options.timing->nest(name) : mlir::TimingScope();
   }
 
-  /// Runs the lowering stages `first` to `last` on `module`, generating
-  /// code for `files` (all when empty). With -v, MLIR's pass timers nest
-  /// under `time`, the driver's stage.
-  mlir::LogicalResult lower(mlir::ModuleOp module, LoweringStage first,
-                            LoweringStage last, ArrayRef<std::string> files,
-                            mlir::TimingScope &time) {
-    mlir::PassManager pm(&context);
-    pbc::buildLoweringPipeline(pm, first, last, files);
-    if (time)
-      pm.enableTiming(time);
-    return pm.run(module);
-  }
-
   int emitHeaders(mlir::ModuleOp module, ArrayRef<std::string> files,
                   Emit kind) {
     if (kind == Emit::Header) {
@@ -184,7 +175,7 @@ private:
       if (failed(pbc::emitHeader(module, file, os)))
         return 1;
       SmallString<256> path(dir);
-      sys::path::append(path, proto::headerFileName(file));
+      sys::path::append(path, headerFileName(file));
       outputs[std::string(path)] = std::move(text);
       if (options.cppHeader) {
         std::string cpp;
@@ -192,19 +183,15 @@ private:
         if (failed(pbc::emitCppHeader(module, file, cppOs)))
           return 1;
         SmallString<256> cppPath(dir);
-        sys::path::append(cppPath, proto::cppHeaderFileName(file));
+        sys::path::append(cppPath, cppHeaderFileName(file));
         outputs[std::string(cppPath)] = std::move(cpp);
       }
     }
-    SmallString<256> runtimeHeader(dir);
-    sys::path::append(runtimeHeader, "pbc", "pbc.h");
-    outputs[std::string(runtimeHeader)] = kRuntimeHeader;
-    SmallString<256> writerHeader(dir);
-    sys::path::append(writerHeader, "pbc", "writer.h");
-    outputs[std::string(writerHeader)] = kRuntimeWriterHeader;
-    SmallString<256> wireTypesHeader(dir);
-    sys::path::append(wireTypesHeader, "pbc", "wire_types.h");
-    outputs[std::string(wireTypesHeader)] = kRuntimeWireTypesHeader;
+    for (const RuntimeHeader &header : kRuntimeHeaders) {
+      SmallString<256> path(dir);
+      sys::path::append(path, header.path);
+      outputs[std::string(path)] = header.text;
+    }
     return 0;
   }
 
@@ -255,8 +242,11 @@ private:
                                 StringRef name) {
     mlir::TimingScope lowerTime = stage("MLIR: lower to the LLVM dialect");
     mlir::OwningOpRef<mlir::ModuleOp> copy = copyFor(module, files);
-    if (failed(lower(*copy, LoweringStage::Wire, LoweringStage::LLVM, files,
-                     lowerTime)))
+    mlir::PassManager pm(&context);
+    pbc::buildLowerToLLVMPipeline(pm, files);
+    if (lowerTime)
+      pm.enableTiming(lowerTime);
+    if (failed(pm.run(*copy)))
       return createStringError(inconvertibleErrorCode(),
                                "lowering to LLVM failed");
     lowerTime.stop();

@@ -36,7 +36,8 @@ Emit emitFromExtension(llvm::StringRef path);
 struct DriverOptions {
   /// Path of the main output.
   std::string output;
-  /// Where STEM.pbc.h and pbc/{pbc,writer}.h go; empty: the output's folder.
+  /// Where STEM.pbc.h and the runtime headers (pbc/*.h) go; empty: the
+  /// output's folder.
   std::string headerDir;
   /// What to write to `output`; unset: from its extension.
   std::optional<Emit> emit;

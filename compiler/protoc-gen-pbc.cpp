@@ -2,8 +2,8 @@
 //
 //   protoc --plugin=protoc-gen-pbc --pbc_out=DIR [--pbc_opt=OPTIONS] x.proto
 //
-// writes DIR/libx.a, DIR/x.pbc.h and DIR/pbc/{pbc,writer}.h: the bytes
-// `pbc compile x.proto -o DIR/libx.a` writes, since both run the same
+// writes DIR/libx.a, DIR/x.pbc.h and the runtime headers DIR/pbc/*.h: the
+// bytes `pbc compile x.proto -o DIR/libx.a` writes, since both run the same
 // Driver on the same descriptors. OPTIONS is a comma-separated list of
 //   O=0..3        optimization level (default 2)
 //   target=TRIPLE target triple (default: host)

@@ -1,6 +1,7 @@
 /* The arena: a bump allocator over the caller's initial block, then over
  * heap blocks that grow geometrically. Nothing is freed one by one; reset and
  * destroy return the heap blocks all at once. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -31,7 +32,19 @@ static bool align_size(size_t size, size_t *out) {
   return true;
 }
 
+#ifndef NDEBUG
+static bool is_aligned(const void *p) {
+  return ((uintptr_t)p & (ARENA_ALIGN - 1)) == 0;
+}
+#endif
+
 static size_t bytes_left(const pbc_arena *a) {
+  /* The current block is [ptr, end), both ends aligned so that allocations
+   * from the bottom and from the top are. */
+  assert((uintptr_t)a->ptr <= (uintptr_t)a->end);
+  assert(is_aligned(a->ptr) && is_aligned(a->end));
+  /* Heap bytes are taken only as blocks, all on the list. */
+  assert((a->blocks == NULL) == (a->allocated == 0));
   /* Integer arithmetic: ptr and end are both NULL while the arena is empty. */
   return (size_t)((uintptr_t)a->end - (uintptr_t)a->ptr);
 }
@@ -83,21 +96,22 @@ static size_t next_block_size(const pbc_arena *a) {
   return size;
 }
 
+/* Heap bytes the cap still allows. */
+static size_t room_under_cap(const pbc_arena *a) {
+  /* A cap lowered below what is already taken leaves no room at all. */
+  return a->allocated > a->max_bytes ? 0 : a->max_bytes - a->allocated;
+}
+
 /* Takes `size` bytes (header included) from the heap; the caller has
  * checked the cap. */
 static pbc_arena_block *new_block(pbc_arena *a, size_t size) {
+  assert(size > block_header_size() && size <= room_under_cap(a));
   pbc_arena_block *b = malloc(size);
   if (b == NULL) return NULL;
   b->next = a->blocks;
   a->blocks = b;
   a->allocated += size;
   return b;
-}
-
-/* Heap bytes the cap still allows. */
-static size_t room_under_cap(const pbc_arena *a) {
-  /* A cap lowered below what is already taken leaves no room at all. */
-  return a->allocated > a->max_bytes ? 0 : a->max_bytes - a->allocated;
 }
 
 /* The current block cannot hold `size` (already aligned) bytes; a new one
@@ -124,6 +138,7 @@ static void *alloc_from_new_block(pbc_arena *a, size_t size, bool high) {
   if (b == NULL) return NULL;
   a->ptr = (uint8_t *)b + header;
   a->end = (uint8_t *)b + (block_size & ~(size_t)(ARENA_ALIGN - 1));
+  assert(size <= bytes_left(a));
   if (high) {
     a->end -= size;
     return a->end;
@@ -169,6 +184,7 @@ bool pbc_arena_over_cap(const pbc_arena *a, size_t size) {
 
 bool pbc_arena_extend(pbc_arena *a, void *p, size_t old_size,
                       size_t new_size) {
+  assert(old_size <= new_size);
   size_t old_aligned, new_aligned;
   if (!align_size(old_size, &old_aligned) || !align_size(new_size, &new_aligned))
     return false;

@@ -1,27 +1,17 @@
 /* Wire-format reading shared by all generated decoders: varints, tags,
  * skipping unknown fields, nesting depth and arena memory. The rules follow
  * libprotobuf 3.21, so both accept and reject the same inputs. */
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "pbc_rt.h"
 
-enum {
-  WIRE_VARINT = 0,
-  WIRE_FIXED64 = 1,
-  WIRE_LEN = 2,
-  WIRE_START_GROUP = 3,
-  WIRE_END_GROUP = 4,
-  WIRE_FIXED32 = 5
-};
-
-enum {
-  MAX_VARINT_BYTES = 10,
-  MAX_TAG_BYTES = 5,
-  MAX_LENGTH_BYTES = 5 /* libprotobuf's ReadSize */
-};
+_Static_assert(PBC_RT_READ_SLOP >= PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES,
+               "below the read limit, a tag and a varint need no check");
 
 const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s) {
+  assert(s != PBC_OK);
   /* The first error is the one that explains the input; later ones are
    * usually its echoes as the decoders unwind. */
   if (d->status == PBC_OK) d->status = s;
@@ -35,6 +25,8 @@ static size_t bytes_left(const uint8_t *p, const uint8_t *end) {
 }
 
 const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end) {
+  /* A message ends inside the input: lengths are checked against it. */
+  assert(d->input_begin <= end && end <= d->input_end);
   return end < d->read_end ? end : d->read_end;
 }
 
@@ -42,6 +34,7 @@ static void set_input(pbc_decoder *d, const uint8_t *buf, size_t len) {
   d->input_begin = buf;
   d->input_end = buf + len;
   d->read_end = len >= PBC_RT_READ_SLOP ? buf + len - PBC_RT_READ_SLOP : buf;
+  assert(d->input_begin <= d->read_end && d->read_end <= d->input_end);
 }
 
 /* The 7-bit groups of up to eight varint bytes (continuation bits
@@ -58,11 +51,11 @@ static uint64_t pack_groups(uint64_t x) {
 
 /* Varints near the end of the input, and the errors: rare enough for a
  * call of their own, which keeps pbc_rt_varint small enough to inline. */
-__attribute__((noinline)) static const uint8_t *
+PBC_NOINLINE static const uint8_t *
 varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
             uint64_t *out) {
   size_t avail = bytes_left(p, end);
-  size_t n = avail < MAX_VARINT_BYTES ? avail : MAX_VARINT_BYTES;
+  size_t n = avail < PBC_MAX_VARINT_BYTES ? avail : PBC_MAX_VARINT_BYTES;
   uint64_t v = 0;
   for (size_t i = 0; i < n; i++) {
     uint8_t b = p[i];
@@ -74,7 +67,8 @@ varint_slow(pbc_decoder *d, const uint8_t *p, const uint8_t *end,
       return p + i + 1;
     }
   }
-  if (n == MAX_VARINT_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+  if (n == PBC_MAX_VARINT_BYTES)
+    return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
   return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
 }
 
@@ -109,6 +103,10 @@ static inline const uint8_t *varint_from_word(const uint8_t *p, uint64_t *out) {
 
 const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
                                        const uint8_t *end, uint64_t *out) {
+  /* Callers read here only where the input holds a whole varint: below the
+   * read limit, or that far before the end of a packed run. */
+  assert(d->input_begin <= p && p <= d->input_end &&
+         d->input_end - p >= PBC_MAX_VARINT_BYTES);
   const uint8_t *next = varint_from_word(p, out);
   return next != NULL ? next : varint_slow(d, p, end, out);
 }
@@ -116,7 +114,7 @@ const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out) {
   /* With ten bytes of input the word read cannot run past it. */
-  if (bytes_left(p, end) >= MAX_VARINT_BYTES) {
+  if (bytes_left(p, end) >= PBC_MAX_VARINT_BYTES) {
     const uint8_t *next = varint_from_word(p, out);
     if (next != NULL) return next;
   }
@@ -126,20 +124,21 @@ const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
 const uint8_t *pbc_rt_tag(pbc_decoder *d, const uint8_t *p,
                           const uint8_t *end, uint32_t *tag) {
   size_t avail = bytes_left(p, end);
-  size_t n = avail < MAX_TAG_BYTES ? avail : MAX_TAG_BYTES;
+  size_t n = avail < PBC_MAX_TAG_BYTES ? avail : PBC_MAX_TAG_BYTES;
   uint32_t v = 0;
   for (size_t i = 0; i < n; i++) {
     uint8_t b = p[i];
     if (b < 0x80) {
       /* Bits of a 5th byte past bit 31 are dropped, as libprotobuf does. */
       v |= (uint32_t)b << (7 * i);
-      if ((v >> 3) == 0) return pbc_rt_fail(d, PBC_ERR_BAD_FIELD_NUMBER);
+      if (pbc_tag_field_number(v) == 0)
+        return pbc_rt_fail(d, PBC_ERR_BAD_FIELD_NUMBER);
       *tag = v;
       return p + i + 1;
     }
     v |= (uint32_t)(b & 0x7f) << (7 * i);
   }
-  if (n == MAX_TAG_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
+  if (n == PBC_MAX_TAG_BYTES) return pbc_rt_fail(d, PBC_ERR_MALFORMED_VARINT);
   return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
 }
 
@@ -158,7 +157,7 @@ static const uint8_t *skip_length_delimited(pbc_decoder *d, const uint8_t *p,
   /* libprotobuf keeps lengths in an int: 2 GiB or more is never valid, even
    * when that much input follows; and it reads them in at most 5 bytes, so
    * an overlong one is an error too. */
-  if (len > INT32_MAX || p - start > MAX_LENGTH_BYTES)
+  if (len > INT32_MAX || p - start > PBC_MAX_LENGTH_BYTES)
     return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
   return skip_bytes(d, p, end, len);
 }
@@ -173,8 +172,9 @@ static const uint8_t *skip_group(pbc_decoder *d, const uint8_t *p,
     uint32_t tag;
     p = pbc_rt_tag(d, p, end, &tag);
     if (p == NULL) break;
-    if ((tag & 7) == WIRE_END_GROUP) {
-      if ((tag >> 3) != field) p = pbc_rt_fail(d, PBC_ERR_END_GROUP);
+    if (pbc_tag_wire_type(tag) == PBC_WIRE_END_GROUP) {
+      if (pbc_tag_field_number(tag) != field)
+        p = pbc_rt_fail(d, PBC_ERR_END_GROUP);
       break;
     }
     p = pbc_rt_skip(d, p, end, tag);
@@ -186,22 +186,22 @@ static const uint8_t *skip_group(pbc_decoder *d, const uint8_t *p,
 
 const uint8_t *pbc_rt_skip(pbc_decoder *d, const uint8_t *p,
                            const uint8_t *end, uint32_t tag) {
-  switch (tag & 7) {
-  case WIRE_VARINT: {
+  switch (pbc_tag_wire_type(tag)) {
+  case PBC_WIRE_VARINT: {
     uint64_t ignored;
     return pbc_rt_varint(d, p, end, &ignored);
   }
-  case WIRE_FIXED64:
+  case PBC_WIRE_FIXED64:
     return skip_bytes(d, p, end, 8);
-  case WIRE_LEN:
+  case PBC_WIRE_LEN:
     return skip_length_delimited(d, p, end);
-  case WIRE_START_GROUP:
-    return skip_group(d, p, end, tag >> 3);
-  case WIRE_END_GROUP:
+  case PBC_WIRE_START_GROUP:
+    return skip_group(d, p, end, pbc_tag_field_number(tag));
+  case PBC_WIRE_END_GROUP:
     /* A matching END_GROUP is consumed by whoever opened the group, so one
      * that reaches here has no start. */
     return pbc_rt_fail(d, PBC_ERR_END_GROUP);
-  case WIRE_FIXED32:
+  case PBC_WIRE_FIXED32:
     return skip_bytes(d, p, end, 4);
   default:
     return pbc_rt_fail(d, PBC_ERR_BAD_WIRE_TYPE);
@@ -209,6 +209,7 @@ const uint8_t *pbc_rt_skip(pbc_decoder *d, const uint8_t *p,
 }
 
 bool pbc_rt_push(pbc_decoder *d) {
+  assert(d->depth <= d->max_depth);
   if (d->depth >= d->max_depth) {
     pbc_rt_fail(d, PBC_ERR_DEPTH_LIMIT);
     return false;
@@ -218,6 +219,7 @@ bool pbc_rt_push(pbc_decoder *d) {
 }
 
 void pbc_rt_pop(pbc_decoder *d) {
+  assert(d->depth > 0); /* every pop closes a push */
   d->depth--;
 }
 
@@ -258,14 +260,17 @@ static bool is_power_of_two(size_t n) {
  * capacity is capacity_for(size): 4, then powers of two). */
 void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                   size_t elem_size) {
-  if (add == 1 && size != 0 && (size < 4 || !is_power_of_two(size)))
+  /* An array with elements has memory (NULL is only the empty one's). */
+  assert(elem_size > 0 && (size == 0 || data != NULL));
+  if (add == 1 && size != 0 && (size < 4 || !is_power_of_two(size))) {
+    assert(size + 1 <= capacity_for(size));
     return data;
+  }
   return grow_array(d, data, size, add, elem_size);
 }
 
-__attribute__((noinline)) static void *grow_array(pbc_decoder *d, void *data,
-                                                  size_t size, size_t add,
-                                                  size_t elem_size) {
+PBC_NOINLINE static void *grow_array(pbc_decoder *d, void *data, size_t size,
+                                     size_t add, size_t elem_size) {
   if (add > SIZE_MAX - size) {
     pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
     return NULL;
@@ -320,6 +325,9 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
     set_input(&d, buf, len);
   }
   if (decode(m, buf, buf + len, &d, 0) != NULL) {
+    /* Errors are sticky (a decoder that recorded one fails), and every
+     * level a decoder opened it closed. */
+    assert(d.status == PBC_OK && d.depth == 0);
     if (options && options->allow_missing_required) return PBC_OK;
     return is_initialized(m) ? PBC_OK : PBC_ERR_MISSING_REQUIRED;
   }
@@ -344,6 +352,7 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
 }
 
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {
+  assert(p <= end); /* a packed run, whose length was checked */
   /* Every varint ends in the one byte of it below 0x80. Eight bytes at a
    * time: the multiply adds the per-byte flags into the top byte. */
   size_t n = 0;

@@ -1,6 +1,7 @@
 /* Encoding entry point and the backward varint writer. Generated encoders
  * write each message back to front, so a sub-message's length is known when
  * its length prefix is written and nothing has to be sized twice. */
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -25,7 +26,7 @@ static inline uint64_t spread7(uint64_t v) {
 /* 9 and 10 bytes (v >= 2^56), from spread7(v): the first eight bytes as
  * one word, all with their continuation bit, inside the varint; then the
  * top 8 bits. */
-__attribute__((always_inline)) static inline uint8_t *
+static PBC_ALWAYS_INLINE uint8_t *
 put_spread_long(uint8_t *end, uint64_t spread, uint64_t v) {
   uint64_t x = spread | UINT64_C(0x8080808080808080);
   uint8_t top = (uint8_t)(v >> 56);
@@ -40,8 +41,7 @@ put_spread_long(uint8_t *end, uint64_t spread, uint64_t v) {
   return end - 10;
 }
 
-__attribute__((noinline)) static uint8_t *put_varint_long(uint8_t *end,
-                                                        uint64_t v) {
+PBC_NOINLINE static uint8_t *put_varint_long(uint8_t *end, uint64_t v) {
   return put_spread_long(end, spread7(v), v);
 }
 #endif
@@ -49,12 +49,11 @@ __attribute__((noinline)) static uint8_t *put_varint_long(uint8_t *end,
 /* The generated code writes one- and two-byte varints inline; this is
  * the rest (inlined there too: a call costs as much as the loop). The size
  * comes first, without a loop. */
-__attribute__((always_inline)) uint8_t *pbc_rt_put_varint(uint8_t *end,
-                                                          uint64_t v) {
+PBC_ALWAYS_INLINE uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
 #ifdef PBC_WORD_VARINTS
   if (v >= (UINT64_C(1) << 56)) return put_varint_long(end, v);
 #endif
-  uint8_t *start = end - pbc_rt_varint_size(v);
+  uint8_t *start = end - pbc_varint_size(v);
   uint8_t *p = start;
   /* Bounded by the value, not a count: nothing for the compiler to unroll. */
   while (v >= 0x80) {
@@ -68,13 +67,13 @@ __attribute__((always_inline)) uint8_t *pbc_rt_put_varint(uint8_t *end,
 /* Inlined where the generated code has checked its room: it is called
  * for every wide singular varint, and with the call gone the two forms
  * share one spread7. */
-__attribute__((always_inline)) uint8_t *
+PBC_ALWAYS_INLINE uint8_t *
 pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
 #ifdef PBC_WORD_VARINTS
   uint64_t x = spread7(v);
   if (v >= (UINT64_C(1) << 56))
     return put_spread_long(end, x, v);
-  size_t n = pbc_rt_varint_size(v);
+  size_t n = pbc_varint_size(v);
   /* Continuation bits on all bytes but the last, then the varint moved to
    * the top of the word so that it ends at `end`; the word's low bytes land
    * in the free room below it. */
@@ -94,7 +93,7 @@ static void set_written(size_t *written, size_t n) {
 /* The message did not fit (or there was no buffer): its size tells the
  * caller how big a buffer to retry with. Out of line: the fitting case is
  * the one to keep short. */
-__attribute__((noinline)) static pbc_status
+PBC_NOINLINE static pbc_status
 encode_did_not_fit(const void *m, size_t *written, pbc_size_fn size) {
   size_t n = size(m);
   /* libprotobuf refuses to serialize 2 GiB or more, and lengths on the wire
@@ -120,6 +119,7 @@ pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
   /* An empty message writes nothing, and buf may be NULL when cap is 0. */
   uint8_t *start = buf ? encode(m, buf + cap, buf) : NULL;
   if (start == NULL) return encode_did_not_fit(m, written, size);
+  assert(buf <= start && start <= buf + cap); /* it wrote within its room */
   size_t n = (size_t)(buf + cap - start);
   if (start != buf) memmove(buf, start, n);
   set_written(written, n);

@@ -1,6 +1,7 @@
 /* The heap-backed writer: a delegate that mallocs fixed-size chunks, keeps
  * them all (it never commits, so lengths are always back-filled in place)
  * and hands them back, or the whole stream in one buffer. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,10 @@ enum { HEAP_DEFAULT_CHUNK = 4096 };
 static bool heap_get_new_buffer(void *ctx, uint32_t chunk_id, uint8_t **begin,
                                 uint8_t **end, bool *committed) {
   pbc_heap_writer *h = ctx;
-  (void)chunk_id; /* always chunk_count: the writer asks in order */
+  (void)chunk_id;
   (void)committed;
+  /* The writer asks for chunks in order, and a failed request is its last. */
+  assert(chunk_id == h->chunk_count && h->chunk_count <= h->chunk_capacity);
   if (h->chunk_count == h->chunk_capacity) {
     size_t cap = h->chunk_capacity ? h->chunk_capacity * 2 : 8;
     uint8_t **chunks = realloc(h->chunks, cap * sizeof *chunks);
@@ -33,6 +36,7 @@ static bool heap_get_new_buffer(void *ctx, uint32_t chunk_id, uint8_t **begin,
 static void heap_patch(void *ctx, uint32_t chunk_id, size_t offset,
                        const uint8_t *bytes, size_t size) {
   pbc_heap_writer *h = ctx;
+  assert(offset <= h->chunk_size && size <= h->chunk_size - offset);
   if (chunk_id < h->chunk_count) memcpy(h->chunks[chunk_id] + offset, bytes, size);
 }
 
@@ -66,6 +70,7 @@ const uint8_t *pbc_heap_writer_chunk(pbc_heap_writer *h, size_t i,
   /* Every chunk but the last is full. */
   *size = i + 1 < h->chunk_count ? h->chunk_size
                                  : pbc_writer_chunk_used(&h->writer);
+  assert(*size <= h->chunk_size);
   return h->chunks[i];
 }
 

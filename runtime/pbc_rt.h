@@ -8,13 +8,16 @@
 #define PBC_RT_H
 
 #include "pbc/pbc.h"
+#include "pbc/port.h"
+#include "pbc/wire_types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Bytes the generated decoders' fast paths may read from a position below
- * pbc_rt_read_limit without a bounds check: a tag (5) and a varint (10). */
+ * pbc_rt_read_limit without a bounds check: a tag and a varint
+ * (PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES). */
 #define PBC_RT_READ_SLOP 16
 
 /* Decoding state shared by all generated decoders of one decode call. */
@@ -162,12 +165,6 @@ bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
 
 bool pbc_rt_bytes_equal(const uint8_t *a, size_t a_size, const uint8_t *b,
                         size_t b_size);
-
-/* Bytes the varint encoding of v takes (1 to 10). */
-static inline size_t pbc_rt_varint_size(uint64_t v) {
-  /* 7 bits a byte: (significant bits * 9 + 64) / 64, no branch. */
-  return ((size_t)(64 - __builtin_clzll(v | 1)) * 9 + 64) >> 6;
-}
 
 /* Writes v as a varint ending at `end`; returns its first byte. */
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);

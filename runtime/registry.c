@@ -6,8 +6,8 @@
 
 #include "pbc_rt.h"
 
-extern const pbc_message_info *const __start_pbc_msgs[] __attribute__((weak));
-extern const pbc_message_info *const __stop_pbc_msgs[] __attribute__((weak));
+extern const pbc_message_info *const __start_pbc_msgs[] PBC_WEAK;
+extern const pbc_message_info *const __stop_pbc_msgs[] PBC_WEAK;
 
 const pbc_message_info *pbc_find_message(const char *full_name) {
   for (const pbc_message_info *const *it = __start_pbc_msgs;

@@ -1,4 +1,5 @@
 /* Unknown fields, kept raw so they re-serialize byte for byte. */
+#include <assert.h>
 #include <string.h>
 
 #include "pbc_rt.h"
@@ -29,6 +30,8 @@ static bool append_copy(pbc_decoder *d, pbc_bytes *unknown,
 
 bool pbc_rt_keep_unknown(pbc_decoder *d, pbc_bytes *unknown,
                          const uint8_t *start, const uint8_t *end) {
+  /* A field the decoder has just read, so a run of the input. */
+  assert(d->input_begin <= start && start <= end && end <= d->input_end);
   size_t n = (size_t)(end - start);
   /* Zero-copy while the unknown fields are one run of the input: the
    * common case of unknown fields at the end of a message. */
@@ -56,8 +59,12 @@ static size_t put_varint_forward(uint8_t *p, uint64_t v) {
 
 bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
                                 uint64_t value, uint32_t number) {
-  uint8_t record[15]; /* a 5-byte tag and a 10-byte varint */
-  size_t n = put_varint_forward(record, (uint64_t)number << 3);
+  assert(number >= 1 && number <= PBC_MAX_FIELD_NUMBER);
+  uint8_t record[PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES];
+  /* Shifted in 64 bits, as the value is: for a field number the same tag
+   * as pbc_make_tag's. */
+  size_t n = put_varint_forward(
+      record, (uint64_t)number << PBC_WIRE_TYPE_BITS | PBC_WIRE_VARINT);
   n += put_varint_forward(record + n, value);
   return append_copy(d, unknown, record, n);
 }

@@ -17,6 +17,7 @@
  *    pairs on a baseline x86-64, NEON pairs on aarch64.
  * All check strings under 64 bytes as a zero-padded copy and skip ASCII
  * 64 bytes at a time. */
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@ static uint32_t load32(const uint8_t *p) {
 /* True when the n <= 16 bytes at p are all ASCII. Two loads that overlap
  * cover every length of a size class, so there is no loop. */
 static bool ascii_upto16(const uint8_t *p, size_t n) {
+  assert(n <= 16);
   if (n >= 8) return ((load64(p) | load64(p + n - 8)) & 0x8080808080808080ull) == 0;
   if (n >= 4) return ((load32(p) | load32(p + n - 4)) & 0x80808080u) == 0;
   if (n == 0) return true;
@@ -52,7 +54,7 @@ static bool ascii_upto16(const uint8_t *p, size_t n) {
  * E0, ED, F0 and F4 the second byte's range narrows (Table 3-7): that rules
  * out overlongs (E0, F0), surrogates (ED) and code points above U+10FFFF (F4).
  * Errors accumulate in a vector that is tested once at the end. */
-typedef uint8_t v32 __attribute__((vector_size(32)));
+typedef uint8_t v32 PBC_VECTOR_SIZE(32);
 /* The helpers below are static and inline into one function, so no vector
  * ever crosses a call: the warning about the AVX calling convention does not
  * apply. */
@@ -109,7 +111,8 @@ static bool block_needs_more(const v32 *b) {
 
 /* n >= 64. The last block overlaps the one before it instead of running past
  * the end: checking a byte twice, with its true predecessors, is harmless. */
-__attribute__((noinline)) static bool utf8_valid_blocks(const uint8_t *p, size_t n) {
+PBC_NOINLINE static bool utf8_valid_blocks(const uint8_t *p, size_t n) {
+  assert(n >= 64);
   v32 prev = {0}, errors = {0};
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
@@ -140,7 +143,8 @@ __attribute__((noinline)) static bool utf8_valid_blocks(const uint8_t *p, size_t
 /* n < 64: the bytes copied into a zeroed 64-byte buffer, then one or two
  * blocks. The zeros after the text are what a sequence cut short at the end
  * meets instead of its continuations. */
-__attribute__((noinline)) static bool utf8_valid_short(const uint8_t *p, size_t n) {
+PBC_NOINLINE static bool utf8_valid_short(const uint8_t *p, size_t n) {
+  assert(n < 64);
   uint8_t buf[64] = {0};
   memcpy(buf, p, n);
   v32 none = {0}, a = load_v32(buf), b = load_v32(buf + 32);
@@ -230,7 +234,7 @@ static const uint8_t kIncompleteLimit[32] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xdf, 0xbf};
 
-#define AVX2 __attribute__((target("avx2")))
+#define AVX2 PBC_TARGET("avx2")
 
 /* Lane i is byte i - k of the stream, where `prev` is the block before
  * `cur`. vpalignr shifts within 16-byte halves, so the halves it joins are
@@ -325,7 +329,7 @@ AVX2 static bool utf8_avx2(const uint8_t *p, size_t n) {
 /* ---- The same with 16-byte SSSE3 registers -------------------------------
  * For x86-64 CPUs with pshufb but no AVX2 (before Haswell, and low-power
  * cores up to Tremont). 64 bytes per iteration in four registers. */
-#define SSSE3 __attribute__((target("ssse3")))
+#define SSSE3 PBC_TARGET("ssse3")
 
 typedef struct {
   __m128i prev_high, prev_low, cur_high, nibble;
@@ -425,7 +429,7 @@ static bool cpu_has_ssse3(void) {
 #if defined(__AVX2__)
 const uint8_t pbc_rt_target_avx2 = 1;
 #else
-__attribute__((weak)) const uint8_t pbc_rt_target_avx2 = 0;
+PBC_WEAK const uint8_t pbc_rt_target_avx2 = 0;
 #endif
 
 typedef bool utf8_fn(const uint8_t *p, size_t n);
@@ -468,8 +472,14 @@ int pbc_rt_utf8_current(void) {
 
 bool pbc_rt_utf8_valid(const uint8_t *p, size_t n) {
   if (n <= 16 && ascii_upto16(p, n)) return true;
+  /* Built for AVX2 (-mavx2, pbc --mcpu), so run on a CPU that has it. */
+  assert(!pbc_rt_target_avx2 || cpu_has_avx2());
   if (pbc_rt_target_avx2) return utf8_avx2(p, n);
-  return __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED)(p, n);
+  utf8_fn *fn = __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED);
+  /* The first call's chooser, then what it or pbc_rt_utf8_use chose. */
+  assert(fn == utf8_first_call || fn == utf8_generic || fn == utf8_ssse3 ||
+         fn == utf8_avx2);
+  return fn(p, n);
 }
 
 #else /* not x86-64 */

@@ -3,6 +3,7 @@
  * children, errors. The fast paths are the inline functions in
  * pbc/writer.h; everything here runs at most once per chunk or per call
  * that did not fit. */
+#include <assert.h>
 #include <string.h>
 
 #include "pbc/pbc.h"
@@ -11,6 +12,36 @@
 
 static uint8_t *put_varint_exact(uint8_t *p, uint64_t v);
 static void flush_scratch(pbc_writer *w);
+
+#ifndef NDEBUG
+/* What the fast paths rely on, as every call into this file finds it:
+ * the innermost open message is in the stack (never the sink), the
+ * cursor is inside the current chunk (past its end only after the inline
+ * code wrote into the scratch buffer), and that message's limit is the
+ * chunk's end while every other message's is NULL. */
+static bool writer_consistent(const pbc_writer *w) {
+  if (w->top < &w->stack[0] || w->top > w->deepest ||
+      w->deepest != &w->stack[PBC_WRITER_MAX_DEPTH])
+    return false;
+  if (!w->in_scratch && (uintptr_t)w->cur > (uintptr_t)w->end) return false;
+  for (size_t i = 0; i < sizeof w->stack / sizeof w->stack[0]; i++) {
+    const pbc_msg *m = &w->stack[i];
+    if (m->writer != w || m->limit != (m == w->top ? w->end : NULL))
+      return false;
+  }
+  return true;
+}
+
+/* Where a length's reserved bytes are (size_chunk_delta): the first in
+ * size_chunk, each of the others in its predecessor's chunk or the next. */
+static bool size_bytes_in_order(const pbc_msg *m) {
+  for (int i = 1; i < 4; i++) {
+    int step = m->size_chunk_delta[i] - m->size_chunk_delta[i - 1];
+    if (step != 0 && step != 1) return false;
+  }
+  return m->size_chunk_delta[0] == 0;
+}
+#endif
 
 /* The writer's end and top change only through these two, which keep the
  * innermost open message's limit (the fast paths' bound) equal to the end
@@ -21,6 +52,7 @@ static void set_end(pbc_writer *w, uint8_t *end) {
 }
 
 static void set_top(pbc_writer *w, pbc_msg *m) {
+  assert(m >= &w->stack[0] && m <= w->deepest);
   w->top->limit = NULL;
   w->top = m;
   m->limit = w->end;
@@ -29,6 +61,7 @@ static void set_top(pbc_writer *w, pbc_msg *m) {
 /* Records the first error; from now on nothing fits, so every append takes
  * a slow path, which drops it. */
 static void fail(pbc_writer *w, pbc_status s) {
+  assert(s != PBC_OK);
   if (w->status == PBC_OK) w->status = s;
   set_end(w, w->cur);
 }
@@ -67,6 +100,7 @@ size_t pbc_writer_chunk_used(pbc_writer *w) {
  * before m->body in the current chunk. */
 static void record_size_location(pbc_writer *w, pbc_msg *m) {
   uint8_t *field = m->body - 4;
+  assert(w->chunk_begin <= field && m->body <= w->cur);
   m->size_chunk = w->chunk_id;
   m->size_offset = (uint32_t)(field - w->chunk_begin);
   for (int i = 0; i < 4; i++) {
@@ -93,6 +127,7 @@ static void leave_chunk(pbc_writer *w) {
 
 /* Asks the delegate for the next chunk; the current one is full. */
 static bool next_chunk(pbc_writer *w) {
+  assert(w->cur == w->end && !w->in_scratch);
   if (w->status != PBC_OK) return false;
   if (w->chunk_id == UINT32_MAX - 1) {
     fail(w, PBC_ERR_TOO_LARGE); /* chunk ids would wrap */
@@ -121,6 +156,7 @@ static bool next_chunk(pbc_writer *w) {
 }
 
 uint8_t *pbc_writer_reserve(pbc_writer *w, size_t n) {
+  assert(writer_consistent(w));
   flush_scratch(w);
   if ((size_t)(w->end - w->cur) < n) return NULL;
   uint8_t *p = w->cur;
@@ -167,6 +203,7 @@ static void write_tag(pbc_writer *w, uint64_t tag, unsigned tag_len) {
  * chunks (where it may straddle), and points the writer back at them. */
 static void flush_scratch(pbc_writer *w) {
   if (!w->in_scratch) return;
+  assert(w->scratch <= w->cur && w->cur <= w->scratch + sizeof w->scratch);
   size_t n = (size_t)(w->cur - w->scratch);
   w->in_scratch = false;
   w->cur = w->saved_cur;
@@ -179,6 +216,7 @@ static void flush_scratch(pbc_writer *w) {
 /* Points the inline code at the scratch buffer. Open messages leave
  * finalize's fast path, which computes lengths from cur. */
 static uint8_t *enter_scratch(pbc_writer *w, bool discard) {
+  assert(!w->in_scratch);
   for (pbc_msg *m = &w->stack[1]; m <= w->top; m++) {
     if (m->body == NULL) continue;
     record_size_location(w, m);
@@ -202,6 +240,7 @@ static bool make_top(pbc_msg *m);
 
 uint8_t *pbc__msg_prepare(pbc_msg *m, size_t need) {
   pbc_writer *w = m->writer;
+  assert(writer_consistent(w) && need <= sizeof w->scratch);
   if (!make_top(m)) return enter_scratch(w, true);
   if (w->end - w->cur >= (ptrdiff_t)need) return w->cur;
   /* At the end of a chunk, the value usually fits the next one. */
@@ -216,6 +255,9 @@ uint8_t *pbc__msg_prepare(pbc_msg *m, size_t need) {
  * committed chunk `chunk`, to the delegate. */
 static void patch_bytes(pbc_writer *w, const pbc_msg *m, const uint8_t *bytes,
                         int i, int n, uint32_t chunk) {
+  /* Only a delegate with patch commits (next_chunk). */
+  assert(w->delegate.patch != NULL && chunk < w->first_live);
+  assert(i >= 0 && n >= 1 && i + n <= 4);
   /* Byte i is the first of its chunk unless that is the first byte's chunk. */
   size_t offset = m->size_chunk_delta[i] == 0 ? m->size_offset + (size_t)i : 0;
   w->delegate.patch(w->delegate.ctx, chunk, offset, bytes + i, (size_t)n);
@@ -224,6 +266,7 @@ static void patch_bytes(pbc_writer *w, const pbc_msg *m, const uint8_t *bytes,
 /* Back-fills m's length through size_at: directly into chunks the writer
  * still holds, as patches for the committed ones. */
 static void store_size_slow(pbc_writer *w, pbc_msg *m, uint32_t size) {
+  assert(size_bytes_in_order(m));
   uint8_t bytes[4];
   pbc__put_redundant_size(bytes, size);
   int i = 0;
@@ -243,6 +286,10 @@ static void store_size_slow(pbc_writer *w, pbc_msg *m, uint32_t size) {
 
 /* Ends the innermost open message m. */
 static size_t finalize_top(pbc_writer *w, pbc_msg *m) {
+  assert(m == w->top);
+  /* body is set only while the length bytes are in the current chunk. */
+  assert(m->body == NULL ||
+         (w->chunk_begin <= m->body - 4 && m->body <= w->cur));
   uint64_t size = m->body != NULL ? (uint64_t)(w->cur - m->body)
                                   : pbc__position(w) - m->start;
   if (is_root(w, m)) return w->status == PBC_OK ? (size_t)size : SIZE_MAX;
@@ -269,11 +316,13 @@ static bool make_top(pbc_msg *m) {
   flush_scratch(w);
   if (!is_open(w, m)) return false;
   while (w->top != m) finalize_top(w, w->top);
+  assert(writer_consistent(w));
   return w->status == PBC_OK;
 }
 
 size_t pbc__msg_finalize_slow(pbc_msg *m) {
   pbc_writer *w = m->writer;
+  assert(writer_consistent(w));
   flush_scratch(w);
   if (!is_open(w, m)) return SIZE_MAX;
   while (w->top != m) finalize_top(w, w->top);
@@ -393,7 +442,7 @@ static bool packed_size(pbc_packed_kind kind, const void *values,
   }
   uint64_t total = 0;
   for (size_t i = 0; i < count; i++) {
-    total += pbc_rt_varint_size(packed_value(kind, values, i));
+    total += pbc_varint_size(packed_value(kind, values, i));
     if (total > INT32_MAX) return false;
   }
   *out = total;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aborts.h"
 #include "pbc/pbc.h"
 #include "pbc_rt.h"
 
@@ -950,6 +951,43 @@ static void test_decode(void) {
   pbc_arena_destroy(&a);
 }
 
+/* ---- Invariants ----------------------------------------------------------
+ * Each of these breaks one of the runtime's invariants, as only a bug in the
+ * runtime or in generated code could, and must stop at its assert. */
+
+static void pop_without_push(void) {
+  pbc_decoder d = new_decoder(NULL);
+  pbc_rt_pop(&d);
+}
+
+static void fail_without_error(void) {
+  pbc_decoder d = new_decoder(NULL);
+  pbc_rt_fail(&d, PBC_OK);
+}
+
+static void arena_ptr_past_end(void) {
+  static uint64_t block[8];
+  pbc_arena a;
+  pbc_arena_init(&a, block, sizeof block);
+  a.end = a.ptr;
+  a.ptr += 8;
+  pbc_arena_alloc(&a, 8);
+}
+
+static void grow_elements_without_array(void) {
+  pbc_arena a;
+  pbc_arena_init(&a, NULL, 0);
+  pbc_decoder d = new_decoder(&a);
+  pbc_rt_grow(&d, NULL, 3, 1, 8);
+}
+
+static void test_invariants_asserted(void) {
+  CHECK(aborts(pop_without_push));
+  CHECK(aborts(fail_without_error));
+  CHECK(aborts(arena_ptr_past_end));
+  CHECK(aborts(grow_elements_without_array));
+}
+
 int main(void) {
   test_varint_lengths();
   test_varint_edges();
@@ -975,6 +1013,7 @@ int main(void) {
   test_encode();
   test_encode_too_large();
   test_decode();
+  test_invariants_asserted();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aborts.h"
 #include "pbc/pbc.h"
 #include "pbc/writer.h"
 
@@ -742,6 +743,23 @@ static void test_heap_writer_api(void) {
   pbc_heap_writer_destroy(&h);
 }
 
+/* ---- Invariants ----------------------------------------------------------
+ * A finalized message that kept its limit would pass the fast paths' one
+ * compare and write into its parent: the next slow path must stop at the
+ * writer's assert. */
+static void finalized_message_keeps_limit(void) {
+  pbc_heap_writer h;
+  pbc_heap_writer_init(&h, 64);
+  pbc_msg *child = pbc_msg_begin_nested(pbc_writer_root(&h.writer), 1);
+  pbc_msg_finalize(child);
+  child->limit = h.writer.end;
+  pbc_writer_finish(&h.writer);
+}
+
+static void test_invariants_asserted(void) {
+  CHECK(aborts(finalized_message_keeps_limit));
+}
+
 int main(void) {
   test_protozero_example();
   test_redundant_sizes();
@@ -760,6 +778,7 @@ int main(void) {
   test_chunking_invariance();
   test_straddled_patch();
   test_heap_writer_api();
+  test_invariants_asserted();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }
