@@ -12,8 +12,8 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "pbc/Conversion/Passes.h"
+#include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -75,11 +75,8 @@ public:
     }
 
     mlir::TimingScope layoutTime = stage("MLIR: struct layout");
-    mlir::PassManager layout(&context);
-    layout.addPass(pbc::createProtoLayout());
-    if (layoutTime)
-      layout.enableTiming(layoutTime);
-    if (failed(layout.run(module)))
+    if (failed(lower(module, LoweringStage::Layout, LoweringStage::Layout, {},
+                     layoutTime)))
       return 1;
     layoutTime.stop();
     mlir::TimingScope headerTime = stage("headers");
@@ -89,10 +86,9 @@ public:
     if (kind == Emit::Header)
       return 0;
     if (kind == Emit::Wire) {
-      mlir::PassManager pm(&context);
-      pm.addPass(pbc::createProtoToWire());
-      pm.addPass(mlir::createCanonicalizerPass());
-      if (failed(pm.run(module)))
+      mlir::TimingScope wireTime = stage("MLIR: lower to the wire dialect");
+      if (failed(lower(module, LoweringStage::Wire, LoweringStage::Wire, {},
+                       wireTime)))
         return 1;
       outputs[output] = printOp(module);
       return 0;
@@ -151,6 +147,19 @@ private:
     return options.timing ? options.timing->nest(name) : mlir::TimingScope();
   }
 
+  /// Runs the lowering stages `first` to `last` on `module`, generating
+  /// code for `files` (all when empty). With -v, MLIR's pass timers nest
+  /// under `time`, the driver's stage.
+  mlir::LogicalResult lower(mlir::ModuleOp module, LoweringStage first,
+                            LoweringStage last, ArrayRef<std::string> files,
+                            mlir::TimingScope &time) {
+    mlir::PassManager pm(&context);
+    pbc::buildLoweringPipeline(pm, first, last, files);
+    if (time)
+      pm.enableTiming(time);
+    return pm.run(module);
+  }
+
   int emitHeaders(mlir::ModuleOp module, ArrayRef<std::string> files,
                   Emit kind) {
     if (kind == Emit::Header) {
@@ -175,7 +184,7 @@ private:
       if (failed(pbc::emitHeader(module, file, os)))
         return 1;
       SmallString<256> path(dir);
-      sys::path::append(path, headerFileName(file));
+      sys::path::append(path, proto::headerFileName(file));
       outputs[std::string(path)] = std::move(text);
       if (options.cppHeader) {
         std::string cpp;
@@ -183,7 +192,7 @@ private:
         if (failed(pbc::emitCppHeader(module, file, cppOs)))
           return 1;
         SmallString<256> cppPath(dir);
-        sys::path::append(cppPath, cppHeaderFileName(file));
+        sys::path::append(cppPath, proto::cppHeaderFileName(file));
         outputs[std::string(cppPath)] = std::move(cpp);
       }
     }
@@ -242,11 +251,8 @@ private:
                                 StringRef name) {
     mlir::TimingScope lowerTime = stage("MLIR: lower to the LLVM dialect");
     mlir::OwningOpRef<mlir::ModuleOp> copy = copyFor(module, files);
-    mlir::PassManager pm(&context);
-    pbc::buildLowerToLLVMPipeline(pm, files);
-    if (lowerTime)
-      pm.enableTiming(lowerTime);
-    if (failed(pm.run(*copy)))
+    if (failed(lower(*copy, LoweringStage::Wire, LoweringStage::LLVM, files,
+                     lowerTime)))
       return createStringError(inconvertibleErrorCode(),
                                "lowering to LLVM failed");
     lowerTime.stop();
