@@ -1,6 +1,8 @@
 //===- CodeGen.cpp - LLVM IR to machine code ------------------------------===//
 #include "CodeGen.h"
 
+#include "pbc/Support/ABI.h"
+
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -24,6 +26,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
+namespace abi = pbc::abi;
 
 namespace {
 // The runtime (runtime/*.c), compiled to bitcode for each supported
@@ -363,15 +366,18 @@ static void leaveHugeFunctionsUnoptimized(Module &module, bool verbose) {
   }
 }
 
-/// The role of a generated codec function, by its name's ending (every
-/// generated function's name ends with its role): a decoder (pbc__T_dec),
-/// an encoder (pbc__T_enc) or a size function (T_encoded_size); empty for
-/// the others.
-static StringRef codecRole(const Function &f) {
-  for (StringRef role : {"_dec", "_enc", "_encoded_size"})
-    if (f.getName().ends_with(role))
-      return role;
-  return "";
+/// The role of a generated codec (its abi::kRoleAttr attribute), if it is
+/// one whose small instances are inlined into their callers of the same
+/// role: a decoder, an encoder or a size function.
+static std::optional<abi::Role> inlinedRole(const Function &f) {
+  Attribute attr = f.getFnAttribute(abi::kRoleAttr);
+  if (!attr.isStringAttribute())
+    return std::nullopt;
+  std::optional<abi::Role> role = abi::roleNamed(attr.getValueAsString());
+  if (role == abi::Role::Decoder || role == abi::Role::Encoder ||
+      role == abi::Role::EncodedSize)
+    return role;
+  return std::nullopt;
 }
 
 /// Codec functions up to this size are inlined where another of their role
@@ -386,33 +392,33 @@ static constexpr unsigned kInlinedCodecInstructions = 3000;
 /// the schema) are inlined into the functions of their role that call them;
 /// the entry points keep calling the top one.
 static void inlineLeafCodecs(Module &module) {
-  auto callsItsRole = [](Function &f, StringRef role) {
+  auto callsItsRole = [](Function &f, abi::Role role) {
     for (BasicBlock &block : f)
       for (Instruction &inst : block)
         if (auto *call = dyn_cast<CallBase>(&inst))
           if (Function *callee = call->getCalledFunction();
-              callee && codecRole(*callee) == role)
+              callee && inlinedRole(*callee) == role)
             return true;
     return false;
   };
   SmallPtrSet<Function *, 32> leaves;
   for (Function &f : module) {
-    StringRef role = codecRole(f);
-    if (!role.empty() && !f.isDeclaration() && !f.hasOptNone() &&
+    std::optional<abi::Role> role = inlinedRole(f);
+    if (role && !f.isDeclaration() && !f.hasOptNone() &&
         f.getInstructionCount() <= kInlinedCodecInstructions &&
-        !callsItsRole(f, role))
+        !callsItsRole(f, *role))
       leaves.insert(&f);
   }
   for (Function &f : module) {
-    StringRef role = codecRole(f);
-    if (role.empty() || f.isDeclaration() || f.hasOptNone())
+    std::optional<abi::Role> role = inlinedRole(f);
+    if (!role || f.isDeclaration() || f.hasOptNone())
       continue;
     for (BasicBlock &block : f)
       for (Instruction &inst : block)
         if (auto *call = dyn_cast<CallBase>(&inst))
           if (Function *callee = call->getCalledFunction();
               callee && callee != &f && leaves.contains(callee) &&
-              codecRole(*callee) == role)
+              inlinedRole(*callee) == role)
             call->addFnAttr(Attribute::AlwaysInline);
   }
 }

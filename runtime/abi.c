@@ -1,4 +1,4 @@
-/* Checks the runtime's C declarations against pbc/abi.def, the table the
+/* Checks the runtime's C declarations against runtime/abi.def, the table the
  * compiler generates code from: a function, record member or view whose C
  * type changes without its row (or the other way round) stops this file
  * from compiling. Holds no code. */
@@ -9,7 +9,7 @@
 
 /* The C type of each ABI type name: pbc_abi_U32 and so on. */
 #define PBC_ABI_TYPE(Name, ctype, llvm) typedef ctype pbc_abi_##Name;
-#include "pbc/abi.def"
+#include "abi.def"
 
 /* The exact type of a function: an int and a long, or a pointer and a
  * const pointer, are different types here, as they are to the ABI. */
@@ -25,7 +25,7 @@
 #define PBC_INFO_TYPE_PUBLIC(Role) pbc_codec_##Role##_fn
 #define PBC_INFO_TYPE_ENTRY(Role) pbc_codec_##Role##_fn
 #define PBC_INFO_TYPE_INTERNAL(Role) const void *
-#include "pbc/abi.def"
+#include "abi.def"
 #undef PBC_PARAM
 typedef const char *pbc_info_NAME;
 typedef size_t pbc_info_SIZE;
@@ -45,7 +45,7 @@ _Static_assert(PBC_SAME_TYPE((pbc_encode_fn)0, pbc_codec_Encoder_fn),
  * row's type. */
 enum {
 #define PBC_INFO_FIELD(member, what) pbc_info_index_##member,
-#include "pbc/abi.def"
+#include "abi.def"
   pbc_info_members
 };
 #define PBC_INFO_FIELD(member, what)                                           \
@@ -55,7 +55,7 @@ enum {
   _Static_assert(PBC_SAME_TYPE(((pbc_message_info *)0)->member,                \
                                pbc_info_##what),                               \
                  "abi.def: pbc_message_info." #member " has another type");
-#include "pbc/abi.def"
+#include "abi.def"
 _Static_assert(sizeof(pbc_message_info) == pbc_info_members * 8,
                "abi.def: pbc_message_info has members the table does not");
 
@@ -77,7 +77,7 @@ _Static_assert(sizeof(pbc_message_info) == pbc_info_members * 8,
                                PBC_CAT(PBC_RUNTIME_PARAMS_,                    \
                                        PBC_COUNT(__VA_ARGS__))(__VA_ARGS__))), \
       "abi.def: " #name " is declared with another type");
-#include "pbc/abi.def"
+#include "abi.def"
 
 /* The view every string, bytes and repeated field is. */
 #define PBC_CHECK_VIEW(T)                                                      \

@@ -6,7 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pbc/Conversion/Passes.h"
+#include "pbc/Dialect/Proto/FieldTypes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
+#include "pbc/Support/ABI.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -19,6 +21,7 @@ namespace pbc {
 
 using namespace mlir;
 using namespace pbc::proto;
+namespace abi = pbc::abi;
 
 namespace {
 struct MemberShape {
@@ -28,34 +31,12 @@ struct MemberShape {
 
 /// Size and alignment of a field's struct member on an LP64 target.
 MemberShape shapeOf(FieldOp field) {
-  if (field.isRepeated())
-    return {16, 8}; // { T *data; size_t size; }
-  switch (field.getType()) {
-  case FieldType::Double:
-  case FieldType::Int64:
-  case FieldType::UInt64:
-  case FieldType::Fixed64:
-  case FieldType::SFixed64:
-  case FieldType::SInt64:
-    return {8, 8};
-  case FieldType::Float:
-  case FieldType::Int32:
-  case FieldType::UInt32:
-  case FieldType::Fixed32:
-  case FieldType::SFixed32:
-  case FieldType::SInt32:
-  case FieldType::Enum:
-    return {4, 4};
-  case FieldType::Bool:
-    return {1, 1};
-  case FieldType::String:
-  case FieldType::Bytes:
-    return {16, 8}; // pbc_str / pbc_bytes
-  case FieldType::Message:
-  case FieldType::Group:
-    return {8, 8}; // pointer, NULL when absent
-  }
-  llvm_unreachable("unknown field type");
+  const FieldTypeInfo &type = fieldTypeInfo(field.getType());
+  if (field.isRepeated() || type.isView())
+    return {abi::kViewBytes, abi::kViewAlign}; // { data; size_t size; }
+  if (type.isMessage())
+    return {abi::kPointerBytes, abi::kPointerBytes}; // NULL when absent
+  return {type.size, type.align()};
 }
 
 /// Explicit presence needs a bit, except for sub-messages whose pointer
@@ -106,12 +87,14 @@ void layOut(MessageOp message) {
                        for (FieldOp field : oneof.getFields())
                          field.setOffsetAttr(offsetAttr(off));
                      }});
+    // The case: the field number of the member set, a uint32_t.
     slots.push_back({{4, 4}, [oneof, offsetAttr](int64_t off) mutable {
                        oneof.setCaseOffsetAttr(offsetAttr(off));
                      }});
   }
   if (message.keepsUnknownFields())
-    slots.push_back({{16, 8}, [message, offsetAttr](int64_t off) mutable {
+    slots.push_back({{abi::kViewBytes, abi::kViewAlign},
+                     [message, offsetAttr](int64_t off) mutable {
                        message.setUnknownOffsetAttr(offsetAttr(off));
                      }});
   else

@@ -1,4 +1,4 @@
-//===- FieldTypes.cpp - the table of include/pbc/field_types.def ----------===//
+//===- FieldTypes.cpp - the table of include/runtime/field_types.def ----------===//
 #include "pbc/Dialect/Proto/FieldTypes.h"
 
 using namespace pbc::proto;
@@ -9,12 +9,12 @@ namespace {
 #define PBC_FIELD_TYPE(Name, name, number, wire, repr, ctype, size)            \
   static_assert(static_cast<int>(FieldType::Name) == number,                   \
                 "field_types.def: " #Name);
-#include "pbc/field_types.def"
+#include "field_types.def"
 
 const FieldTypeInfo kFieldTypes[] = {
 #define PBC_FIELD_TYPE(Name, name, number, wire, repr, ctype, size)            \
   {FieldType::Name, #name, number, wire, ValueRepr::repr, #ctype, size},
-#include "pbc/field_types.def"
+#include "field_types.def"
 };
 } // namespace
 

@@ -1,4 +1,4 @@
-//===- ABI.cpp - the tables of include/pbc/abi.def ------------------------===//
+//===- ABI.cpp - the tables of include/runtime/abi.def ------------------------===//
 #include "pbc/Support/ABI.h"
 #include "pbc/Dialect/Proto/Naming.h"
 
@@ -23,14 +23,14 @@ struct TypeRow {
 
 const TypeRow kTypes[] = {
 #define PBC_ABI_TYPE(Name, ctype, llvm) {#ctype, LLVMKind::llvm},
-#include "pbc/abi.def"
+#include "abi.def"
 };
 
 // One array of parameters per codec and runtime function, then the rows.
 #define PBC_PARAM(type, name) Param{Type::type, #name}
 #define PBC_CODEC(R, suffix, kind, result, ...)                                \
   const Param k##R##Params[] = {__VA_ARGS__};
-#include "pbc/abi.def"
+#include "abi.def"
 #undef PBC_PARAM
 
 constexpr CodecKind PUBLIC = CodecKind::Public;
@@ -39,7 +39,7 @@ constexpr CodecKind INTERNAL = CodecKind::Internal;
 const Codec kCodecs[] = {
 #define PBC_CODEC(R, suffix, kind, result, ...)                                \
   {Role::R, #suffix, kind, Type::result, k##R##Params},
-#include "pbc/abi.def"
+#include "abi.def"
 };
 
 // What each PBC_INFO_FIELD row names: NAME, SIZE or a codec's role.
@@ -48,12 +48,12 @@ constexpr InfoField NAME{InfoField::Name, Role{}};
 constexpr InfoField SIZE{InfoField::Size, Role{}};
 #define PBC_CODEC(R, suffix, kind, result, ...)                                \
   constexpr InfoField R{InfoField::Codec, Role::R};
-#include "pbc/abi.def"
+#include "abi.def"
 } // namespace info
 
 const InfoField kInfoFields[] = {
 #define PBC_INFO_FIELD(member, what) info::what,
-#include "pbc/abi.def"
+#include "abi.def"
 };
 
 #define PBC_RUNTIME(name, result, ...)                                         \
@@ -67,11 +67,11 @@ const InfoField kInfoFields[] = {
 #define PBC_TYPES_5(a, ...) Type::a, PBC_TYPES_4(__VA_ARGS__)
 #define PBC_TYPES_6(a, ...) Type::a, PBC_TYPES_5(__VA_ARGS__)
 #define PBC_TYPES_7(a, ...) Type::a, PBC_TYPES_6(__VA_ARGS__)
-#include "pbc/abi.def"
+#include "abi.def"
 
 const RuntimeFunction kRuntime[] = {
 #define PBC_RUNTIME(name, result, ...) {#name, Type::result, k_##name##_params},
-#include "pbc/abi.def"
+#include "abi.def"
 };
 
 } // namespace

@@ -1,6 +1,6 @@
 //===- ABI.h - what generated code and the runtime agree on -----*- C++ -*-===//
 //
-// The compiler's reading of include/pbc/abi.def, the one table of the
+// The compiler's reading of include/runtime/abi.def, the one table of the
 // interface between the code pbc generates and its C runtime: the codec
 // functions of every message (their names, C prototypes, LLVM types and
 // roles), the pbc_message_info record, the runtime functions generated code
@@ -26,7 +26,7 @@ namespace pbc::abi {
 /// The types abi.def's rows are made of.
 enum class Type : uint8_t {
 #define PBC_ABI_TYPE(Name, ctype, llvm) Name,
-#include "pbc/abi.def"
+#include "abi.def"
 };
 
 /// The functions generated for every message, by what they do. A generated
@@ -34,7 +34,7 @@ enum class Type : uint8_t {
 /// later stages find it by role rather than by parsing its name.
 enum class Role : uint8_t {
 #define PBC_CODEC(Role, suffix, kind, result, ...) Role,
-#include "pbc/abi.def"
+#include "abi.def"
 };
 
 enum class CodecKind : uint8_t {
@@ -81,7 +81,7 @@ llvm::ArrayRef<InfoField> infoFields();
 /// The runtime functions generated code calls.
 enum class Runtime : uint8_t {
 #define PBC_RUNTIME(name, result, ...) name,
-#include "pbc/abi.def"
+#include "abi.def"
 };
 struct RuntimeFunction {
   llvm::StringLiteral name;

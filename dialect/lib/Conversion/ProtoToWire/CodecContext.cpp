@@ -35,6 +35,10 @@ Value CodecContext::isNull(Value p) {
   return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, p, null());
 }
 
+Value CodecContext::notNull(Value p) {
+  return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, p, null());
+}
+
 Value CodecContext::cmp(arith::CmpIPredicate pred, Value lhs, Value rhs) {
   if (!isa<LLVM::LLVMPointerType>(lhs.getType()))
     return b.create<arith::CmpIOp>(loc, pred, lhs, rhs);
@@ -78,9 +82,10 @@ Block *CodecContext::newBlock(Region &region) {
   return block;
 }
 
-void CodecContext::continueIf(Value ok, Block *fail) {
-  Block *next = b.getBlock()->splitBlock(b.getInsertionPoint());
-  b.create<LLVM::CondBrOp>(loc, ok, next, fail);
+void CodecContext::continueIf(Value ok, Block *otherwise, Block *next) {
+  if (!next)
+    next = b.getBlock()->splitBlock(b.getInsertionPoint());
+  b.create<LLVM::CondBrOp>(loc, ok, next, otherwise);
   b.setInsertionPointToStart(next);
 }
 
@@ -243,8 +248,7 @@ Value CodecContext::isPresent(Value msg, const FieldPlan &f, Value value) {
 }
 
 Value CodecContext::isMessagePresent(Value msg, const FieldPlan &f, Value sub) {
-  Value there =
-      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, sub, null());
+  Value there = notNull(sub);
   if (!f.inOneof)
     return there;
   return b.create<arith::AndIOp>(loc, there, isOneofCase(msg, f));

@@ -54,6 +54,7 @@ public:
   mlir::Value cst(mlir::Type type, int64_t v);
   mlir::Value null();
   mlir::Value isNull(mlir::Value p);
+  mlir::Value notNull(mlir::Value p);
   /// `lhs pred rhs` for integers (arith) or pointers (llvm.icmp).
   mlir::Value cmp(mlir::arith::CmpIPredicate pred, mlir::Value lhs,
                   mlir::Value rhs);
@@ -64,9 +65,14 @@ public:
   mlir::Value ptrDiff(mlir::Value hi, mlir::Value lo);
   /// A new block at the end of `region`.
   mlir::Block *newBlock(mlir::Region &region);
-  /// Branches to `fail` unless `ok`, and goes on in a block after the
-  /// current one: how every check that can fail continues.
-  void continueIf(mlir::Value ok, mlir::Block *fail);
+  /// Goes on when `ok`, else branches to `otherwise`: how every check
+  /// continues that can fail (a null position, a full buffer, an error
+  /// status) or divert (an undeclared enum value). The code after it goes
+  /// into `next`, by default a block right after the current one (the
+  /// encoder, which lays its blocks out in field order, passes a new last
+  /// one).
+  void continueIf(mlir::Value ok, mlir::Block *otherwise,
+                  mlir::Block *next = nullptr);
 
   /// A view's (string, bytes, repeated field) data pointer and size.
   mlir::Value viewData(mlir::Value view) { return load(ptrTy, view); }

@@ -33,24 +33,13 @@ void pbc::proto::buildDecoder(CodecContext &cx, const MessagePlan &m) {
   DecoderBuilder(cx, m).build();
 }
 
-/// Continues at a new block when `p` is non-null, else jumps to fail.
-void DecoderBuilder::checkNotNull(Value p) {
-  Block *next = b.getBlock()->splitBlock(b.getInsertionPoint());
-  b.create<LLVM::CondBrOp>(loc, cx.isNull(p), fail, next);
-  b.setInsertionPointToStart(next);
-}
-
-/// Continues at a new block when `ok`, else records `status` and fails.
-void DecoderBuilder::checkOr(Value ok, int32_t status) {
-  Block *bad = new Block();
-  Block *next = new Block();
-  b.getBlock()->getParent()->push_back(bad);
-  b.getBlock()->getParent()->push_back(next);
-  b.create<LLVM::CondBrOp>(loc, ok, next, bad);
+Block *DecoderBuilder::failWith(int32_t status) {
+  OpBuilder::InsertionGuard guard(b);
+  Block *bad = cx.newBlock(*b.getBlock()->getParent());
   b.setInsertionPointToStart(bad);
   b.create<wire::FailOp>(loc, dec, b.getI32IntegerAttr(status));
   b.create<LLVM::BrOp>(loc, ValueRange(), fail);
-  b.setInsertionPointToStart(next);
+  return bad;
 }
 
 void DecoderBuilder::continueAt(Value pos) {
@@ -142,7 +131,7 @@ SmallVector<Value> DecoderBuilder::splitLength() {
   return splitRead([&](Value pos, bool unchecked) -> SmallVector<Value> {
     auto len = b.create<wire::GetLengthOp>(loc, dec, pos, end);
     len.setUnchecked(unchecked);
-    checkNotNull(len.getNext());
+    cx.continueIf(cx.notNull(len.getNext()), fail);
     return {len.getNext(), len.getLength()};
   });
 }
@@ -191,7 +180,8 @@ void DecoderBuilder::build() {
   Value exact = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, pos, end);
   Value inGroup = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, group,
                                           cx.cst(cx.i32, 0));
-  checkOr(b.create<arith::AndIOp>(loc, exact, inGroup), PBC_ERR_TRUNCATED);
+  cx.continueIf(b.create<arith::AndIOp>(loc, exact, inGroup),
+                failWith(PBC_ERR_TRUNCATED));
   b.create<LLVM::BrOp>(loc, ValueRange{pos}, ret);
 
   b.setInsertionPointToStart(readTag);
@@ -199,7 +189,7 @@ void DecoderBuilder::build() {
   auto tagOp = b.create<wire::GetTagOp>(loc, dec, tagStart, end);
   afterTag = tagOp.getNext();
   tag = tagOp.getTag();
-  checkNotNull(afterTag);
+  cx.continueIf(cx.notNull(afterTag), fail);
   Block *dispatch = b.getBlock();
 
   // Every handler block exists before any is filled: the parse chain of
@@ -338,12 +328,12 @@ void DecoderBuilder::buildUnknownField(Region &body) {
       loc, tag, cx.cst(cx.i32, PBC_WIRE_TYPE_BITS));
   Value matches =
       b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, number, group);
-  checkOr(matches, PBC_ERR_END_GROUP);
+  cx.continueIf(matches, failWith(PBC_ERR_END_GROUP));
   b.create<LLVM::BrOp>(loc, ValueRange{afterTag}, ret);
 
   b.setInsertionPointToStart(skip);
   Value next = b.create<wire::SkipOp>(loc, dec, afterTag, end, tag);
-  checkNotNull(next);
+  cx.continueIf(cx.notNull(next), fail);
   keepUnknown(next);
   continueAt(next);
 }
@@ -354,7 +344,5 @@ void DecoderBuilder::keepUnknown(Value next) {
     return;
   Value ok = b.create<wire::KeepUnknownOp>(
       loc, dec, cx.unknownAddr(msg, message), tagStart, next);
-  Block *cont = b.getBlock()->splitBlock(b.getInsertionPoint());
-  b.create<LLVM::CondBrOp>(loc, ok, cont, fail);
-  b.setInsertionPointToStart(cont);
+  cx.continueIf(ok, fail);
 }

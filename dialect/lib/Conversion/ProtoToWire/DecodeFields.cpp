@@ -51,12 +51,12 @@ DecoderBuilder::Scalar DecoderBuilder::getScalar(const FieldTypeInfo &type,
                                          dec, pos, end);
     op.setUnchecked(unchecked);
     if (!unchecked)
-      checkNotNull(op.getNext());
+      cx.continueIf(cx.notNull(op.getNext()), fail);
     return {op.getNext(), op.getValue(), Value()};
   }
   auto op = b.create<wire::GetVarintOp>(loc, dec, pos, end);
   op.setUnchecked(unchecked);
-  checkNotNull(op.getNext());
+  cx.continueIf(cx.notNull(op.getNext()), fail);
   return {op.getNext(), cx.fromVarint(type, op.getValue()), op.getValue()};
 }
 
@@ -94,10 +94,9 @@ void DecoderBuilder::keepOnlyKnownEnum(const FieldPlan &f, Value v,
                                        Value packedOut) {
   if (!f.closedEnum || f.inMapEntry)
     return;
-  Block *keep = b.getBlock()->splitBlock(b.getInsertionPoint());
-  Region &body = *keep->getParent();
-  Block *unknown = cx.newBlock(body);
-  b.create<LLVM::CondBrOp>(loc, isKnownEnumValue(f, v), keep, unknown);
+  Block *unknown = cx.newBlock(*b.getBlock()->getParent());
+  cx.continueIf(isKnownEnumValue(f, v), unknown);
+  Block *keep = b.getBlock();
   b.setInsertionPointToStart(unknown);
   if (!packedRaw) {
     keepUnknown(pos);
@@ -105,9 +104,7 @@ void DecoderBuilder::keepOnlyKnownEnum(const FieldPlan &f, Value v,
     Value ok = b.create<wire::KeepUnknownVarintOp>(
         loc, dec, cx.unknownAddr(msg, message), packedRaw,
         b.getI32IntegerAttr(f.number));
-    Block *cont = b.getBlock()->splitBlock(b.getInsertionPoint());
-    b.create<LLVM::CondBrOp>(loc, ok, cont, fail);
-    b.setInsertionPointToStart(cont);
+    cx.continueIf(ok, fail);
   }
   SmallVector<Value, 2> args{pos};
   if (packedOut)
@@ -127,7 +124,7 @@ DecoderBuilder::Reserved DecoderBuilder::reserveElements(const FieldPlan &f,
   Value size = cx.load(cx.i64, sizeAddr);
   Value grown = b.create<wire::GrowOp>(loc, dec, data, size, add,
                                        b.getI64IntegerAttr(f.elementSize));
-  checkNotNull(grown);
+  cx.continueIf(cx.notNull(grown), fail);
   cx.store(grown, addr);
   Value off = b.create<arith::MulIOp>(loc, size, cx.cst(cx.i64, f.elementSize));
   return {grown, size, cx.offsetPtr(grown, off), sizeAddr};
@@ -171,9 +168,9 @@ void DecoderBuilder::readPacked(const FieldPlan &f) {
     // Fixed-width values are already in memory order (little-endian
     // targets): one copy.
     Value rem = b.create<arith::RemUIOp>(loc, length, cx.cst(cx.i64, w));
-    checkOr(b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
-                                    cx.cst(cx.i64, 0)),
-            PBC_ERR_BAD_LENGTH);
+    cx.continueIf(b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
+                                          cx.cst(cx.i64, 0)),
+                  failWith(PBC_ERR_BAD_LENGTH));
     Value count = b.create<arith::DivUIOp>(loc, length, cx.cst(cx.i64, w));
     Value dst = appendElements(f, count);
     b.create<LLVM::MemcpyOp>(loc, dst, start, length, /*isVolatile=*/false);
@@ -241,8 +238,8 @@ void DecoderBuilder::readString(const FieldPlan &f) {
   SmallVector<Value> lenRead = splitLength();
   Value data = lenRead[0], size = lenRead[1];
   if (f.utf8)
-    checkOr(b.create<wire::Utf8ValidOp>(loc, data, size),
-            PBC_ERR_INVALID_UTF8);
+    cx.continueIf(b.create<wire::Utf8ValidOp>(loc, data, size),
+                  failWith(PBC_ERR_INVALID_UTF8));
   Value addr = f.isRepeated() ? appendElements(f, cx.cst(cx.i64, 1))
                               : cx.fieldAddr(msg, f);
   cx.store(data, addr);
@@ -271,7 +268,7 @@ Value DecoderBuilder::singularSubMessage(const FieldPlan &f) {
   b.setInsertionPointToStart(allocate);
   Value mem =
       b.create<wire::AllocOp>(loc, dec, b.getI64IntegerAttr(sub.size));
-  checkNotNull(mem);
+  cx.continueIf(cx.notNull(mem), fail);
   cx.call(sub, Role::Init, mem);
   cx.store(mem, addr);
   b.create<LLVM::BrOp>(loc, ValueRange{mem}, have);
@@ -295,15 +292,12 @@ void DecoderBuilder::readEmbedded(const FieldPlan &f) {
   } else {
     target = singularSubMessage(f);
   }
-  auto push = b.create<wire::PushOp>(loc, dec);
-  Block *enter = b.getBlock()->splitBlock(b.getInsertionPoint());
-  b.create<LLVM::CondBrOp>(loc, push, enter, fail);
-  b.setInsertionPointToStart(enter);
+  cx.continueIf(b.create<wire::PushOp>(loc, dec), fail);
   Value groupNumber = cx.cst(cx.i32, f.isGroup() ? f.number : 0);
   Value next =
       cx.call(sub, Role::Decoder, {target, start, subEnd, decState, groupNumber});
   b.create<wire::PopOp>(loc, dec);
-  checkNotNull(next);
+  cx.continueIf(cx.notNull(next), fail);
   if (f.isRepeated() && sub.isMapEntry) {
     keepOnlyKnownMapValue(f, next);
     replaceDuplicateKey(f);
@@ -326,9 +320,9 @@ void DecoderBuilder::keepOnlyKnownMapValue(const FieldPlan &f, Value next) {
       cx.load(cx.ptrTy, addr),
       b.create<arith::MulIOp>(loc, last, cx.cst(cx.i64, f.elementSize)));
   Value v = cx.load(cx.i32, cx.fieldAddr(added, value));
-  Block *keep = b.getBlock()->splitBlock(b.getInsertionPoint());
-  Block *unknown = cx.newBlock(*keep->getParent());
-  b.create<LLVM::CondBrOp>(loc, isKnownEnumValue(value, v), keep, unknown);
+  Block *unknown = cx.newBlock(*b.getBlock()->getParent());
+  cx.continueIf(isKnownEnumValue(value, v), unknown);
+  Block *keep = b.getBlock();
   b.setInsertionPointToStart(unknown);
   cx.store(last, sizeAddr);
   keepUnknown(next);

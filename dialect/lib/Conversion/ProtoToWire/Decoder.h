@@ -56,8 +56,8 @@ private:
   using Handler = std::function<void(DecoderBuilder &)>;
 
   // Decode.cpp: the loop and its dispatch.
-  void checkNotNull(mlir::Value p);
-  void checkOr(mlir::Value ok, int32_t status);
+  /// A block that records `status` and fails.
+  mlir::Block *failWith(int32_t status);
   void continueAt(mlir::Value pos);
   void continueAfter(const FieldPlan &f, mlir::Value pos);
   mlir::Value belowLimit(mlir::Value pos);

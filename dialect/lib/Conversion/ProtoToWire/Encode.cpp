@@ -47,7 +47,6 @@ private:
   Value putConstant(Value pos, StringRef bytes);
   Value putLengthAndTag(const FieldPlan &f, Value pos, Value len);
   Value putEmbedded(const FieldPlan &f, Value sub, Value pos);
-  void failIfNull(Value p);
   Value putString(const FieldPlan &f, Value addr, Value pos);
   Value putScalar(const FieldPlan &f, Value v, Value pos);
   Value encodeField(const FieldPlan &f, Value pos);
@@ -112,10 +111,10 @@ Value EncoderBuilder::ensureRoom(Value pos, Value bound,
   Region &body = *b.getBlock()->getParent();
   Block *cont = cx.newBlock(body);
   if (!exact) {
-    b.create<LLVM::CondBrOp>(loc, ok, cont, fail);
-    b.setInsertionPointToStart(cont);
+    cx.continueIf(ok, fail, cont);
     return ok;
   }
+  // Or, when the bound does not hold, the exact size fits.
   Block *precise = cx.newBlock(body);
   b.create<LLVM::CondBrOp>(loc, ok, cont, precise);
   b.setInsertionPointToStart(precise);
@@ -267,18 +266,14 @@ Value EncoderBuilder::putEmbedded(const FieldPlan &f, Value sub, Value pos) {
   if (f.isGroup()) {
     pos = putConstant(pos, f.endGroupTag);
     pos = cx.call(*f.message, Role::Encoder, {sub, pos, limit});
-    failIfNull(pos);
+    cx.continueIf(cx.notNull(pos), fail,
+                  cx.newBlock(*b.getBlock()->getParent()));
     return putConstant(pos, f.tag);
   }
   Value start = cx.call(*f.message, Role::Encoder, {sub, pos, limit});
-  failIfNull(start);
+  cx.continueIf(cx.notNull(start), fail,
+                cx.newBlock(*b.getBlock()->getParent()));
   return putLengthAndTag(f, start, cx.ptrDiff(pos, start));
-}
-
-void EncoderBuilder::failIfNull(Value p) {
-  Block *cont = cx.newBlock(*b.getBlock()->getParent());
-  b.create<LLVM::CondBrOp>(loc, cx.isNull(p), fail, cont);
-  b.setInsertionPointToStart(cont);
 }
 
 /// The bytes, their length and tag under one room check.

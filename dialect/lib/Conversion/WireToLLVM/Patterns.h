@@ -4,7 +4,7 @@
 // cases inline (one- and two-byte tags and varints, fixed loads and
 // stores, constant tag writes, branch-free varint sizes), everything else
 // as a call into the runtime (`pbc_rt_*`, `pbc_writer_*`, declared from
-// pbc/abi.def), which pbc links into the module as bitcode so that LLVM
+// runtime/abi.def), which pbc links into the module as bitcode so that LLVM
 // inlines it too. The patterns are grouped by what they lower:
 //   Sizes.cpp         varint_size, zigzag
 //   Encode.cpp        put_* (backwards encoding)

@@ -3,7 +3,7 @@
 // The decoder and writer states are the runtime's pointers. Each of the
 // other ops here is one call into the runtime; which function, and with
 // which arguments in which order, is spelled out here for each op (the
-// function's type comes from pbc/abi.def). Attributes that are arguments
+// function's type comes from runtime/abi.def). Attributes that are arguments
 // (an allocation's size, a status) become constants.
 //
 //===----------------------------------------------------------------------===//

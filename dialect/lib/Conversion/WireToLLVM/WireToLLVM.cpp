@@ -46,7 +46,7 @@ Value Emitter::callRuntime(Operation *from, abi::Runtime fn, ValueRange args) {
   LLVM::LLVMFuncOp f = abi::declareRuntime(
       rw, from->getParentOfType<ModuleOp>(), fn);
   assert(llvm::equal(f.getFunctionType().getParams(), args.getTypes()) &&
-         "a runtime call whose arguments differ from pbc/abi.def");
+         "a runtime call whose arguments differ from runtime/abi.def");
   auto call = rw.create<LLVM::CallOp>(loc, f, args);
   return call.getNumResults() ? call.getResult() : Value();
 }

@@ -1,6 +1,6 @@
 //===- FieldTypes.h - what a field's type alone decides ---------*- C++ -*-===//
 //
-// The compiler's reading of include/pbc/field_types.def: for each
+// The compiler's reading of include/runtime/field_types.def: for each
 // descriptor.proto field type, its wire type, how the struct keeps it, its
 // C type and size. The layout, every codec role and the header generator
 // ask this table instead of switching over FieldType themselves.
