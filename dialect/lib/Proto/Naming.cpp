@@ -172,3 +172,16 @@ std::string pbc::proto::cppHeaderGuard(StringRef protoFile) {
 std::string pbc::proto::cppHeaderFileBlockGuard(StringRef protoFile) {
   return "PBC_CPP_FILE_" + fileIdentifier(protoFile);
 }
+
+std::string pbc::proto::internalNameString(StringRef fullName) {
+  return internalFunctionName(fullName, "name");
+}
+
+std::string pbc::proto::internalSectionEntry(StringRef fullName) {
+  return internalFunctionName(fullName, "entry");
+}
+
+std::string pbc::proto::internalDefaultString(StringRef fullName,
+                                              StringRef fieldName) {
+  return internalFunctionName(fullName, ("default_" + fieldName).str());
+}

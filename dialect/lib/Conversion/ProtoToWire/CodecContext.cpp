@@ -32,17 +32,24 @@ Value CodecContext::cst(Type type, int64_t v) {
 Value CodecContext::null() { return b.create<LLVM::ZeroOp>(loc, ptrTy); }
 
 Value CodecContext::isNull(Value p) {
-  return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, p, null());
+  return cmp(arith::CmpIPredicate::eq, p, null());
 }
 
 Value CodecContext::notNull(Value p) {
-  return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, p, null());
+  return cmp(arith::CmpIPredicate::ne, p, null());
 }
+
+// The predicates are numbered alike in both dialects.
+static_assert(static_cast<int>(arith::CmpIPredicate::eq) ==
+                  static_cast<int>(LLVM::ICmpPredicate::eq) &&
+              static_cast<int>(arith::CmpIPredicate::ult) ==
+                  static_cast<int>(LLVM::ICmpPredicate::ult) &&
+              static_cast<int>(arith::CmpIPredicate::uge) ==
+                  static_cast<int>(LLVM::ICmpPredicate::uge));
 
 Value CodecContext::cmp(arith::CmpIPredicate pred, Value lhs, Value rhs) {
   if (!isa<LLVM::LLVMPointerType>(lhs.getType()))
     return b.create<arith::CmpIOp>(loc, pred, lhs, rhs);
-  // The predicates are numbered alike in both dialects.
   return b.create<LLVM::ICmpOp>(
       loc, static_cast<LLVM::ICmpPredicate>(static_cast<uint64_t>(pred)), lhs,
       rhs);
@@ -204,19 +211,19 @@ uint32_t CodecContext::presenceMask(ArrayRef<const FieldPlan *> fields) {
 Value CodecContext::hasBit(Value msg, const FieldPlan &f) {
   Value word = load(i32, presenceWord(msg, f));
   Value bit = b.create<arith::AndIOp>(loc, word, cst(i32, presenceMask(&f)));
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bit,
+  return cmp(arith::CmpIPredicate::ne, bit,
                                  cst(i32, 0));
 }
 
 Value CodecContext::anyBits(Value word, uint32_t mask) {
   Value bits = b.create<arith::AndIOp>(loc, word, cst(i32, mask));
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bits,
+  return cmp(arith::CmpIPredicate::ne, bits,
                                  cst(i32, 0));
 }
 
 Value CodecContext::isOneofCase(Value msg, const FieldPlan &f) {
   Value c = load(i32, offsetPtr(msg, f.caseOffset));
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, c,
+  return cmp(arith::CmpIPredicate::eq, c,
                                  cst(i32, f.number));
 }
 
@@ -261,7 +268,7 @@ Value CodecContext::isNonZero(Value v) {
     v = b.create<arith::BitcastOp>(loc, bits, v);
     t = bits;
   }
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v, cst(t, 0));
+  return cmp(arith::CmpIPredicate::ne, v, cst(t, 0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -301,7 +308,7 @@ Value CodecContext::fromVarint(const FieldTypeInfo &type, Value v) {
     return b.create<wire::ZigZagDecodeOp>(
         loc, b.create<arith::TruncIOp>(loc, i32, v));
   case ValueRepr::BOOL: {
-    Value nz = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v,
+    Value nz = cmp(arith::CmpIPredicate::ne, v,
                                        cst(i64, 0));
     return b.create<arith::ExtUIOp>(loc, i8, nz);
   }

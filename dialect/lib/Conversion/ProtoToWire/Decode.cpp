@@ -83,7 +83,7 @@ void DecoderBuilder::continueAfter(const FieldPlan &f, Value pos) {
 }
 
 Value DecoderBuilder::belowLimit(Value pos) {
-  return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, pos, limit);
+  return cx.cmp(arith::CmpIPredicate::ult, pos, limit);
 }
 
 /// A hoisted bounds check. A handler's value is read at its fast entry
@@ -171,14 +171,14 @@ void DecoderBuilder::build() {
                            checkEnd, ValueRange());
   b.setInsertionPointToStart(checkEnd);
   Value done =
-      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos, end);
+      cx.cmp(arith::CmpIPredicate::uge, pos, end);
   b.create<LLVM::CondBrOp>(loc, done, atEnd, ValueRange(), readTag,
                            ValueRange{pos});
   // At the end of the input a message is complete; a group is not. Past
   // it, a fast path read a value that ran over the end: truncated.
   b.setInsertionPointToStart(atEnd);
-  Value exact = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, pos, end);
-  Value inGroup = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, group,
+  Value exact = cx.cmp(arith::CmpIPredicate::eq, pos, end);
+  Value inGroup = cx.cmp(arith::CmpIPredicate::eq, group,
                                           cx.cst(cx.i32, 0));
   cx.continueIf(b.create<arith::AndIOp>(loc, exact, inGroup),
                 failWith(PBC_ERR_TRUNCATED));
@@ -294,7 +294,7 @@ void DecoderBuilder::buildFirstByteSwitch(ArrayRef<int32_t> tags,
     OpBuilder::InsertionGuard guard(b);
     Block *endBlock = cx.newBlock(body);
     b.setInsertionPointToStart(endBlock);
-    Value mine = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, group,
+    Value mine = cx.cmp(arith::CmpIPredicate::eq, group,
                                          cx.cst(cx.i32, number));
     b.create<LLVM::CondBrOp>(loc, mine, ret, ValueRange{after}, readTag,
                              ValueRange{pos});
@@ -319,7 +319,7 @@ void DecoderBuilder::buildUnknownField(Region &body) {
   Block *endGroup = cx.newBlock(body);
   Block *skip = cx.newBlock(body);
   Value wt = b.create<arith::AndIOp>(loc, tag, cx.cst(cx.i32, 7));
-  Value isEnd = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, wt,
+  Value isEnd = cx.cmp(arith::CmpIPredicate::eq, wt,
                                         cx.cst(cx.i32, PBC_WIRE_END_GROUP));
   b.create<LLVM::CondBrOp>(loc, isEnd, endGroup, skip);
 
@@ -327,7 +327,7 @@ void DecoderBuilder::buildUnknownField(Region &body) {
   Value number = b.create<arith::ShRUIOp>(
       loc, tag, cx.cst(cx.i32, PBC_WIRE_TYPE_BITS));
   Value matches =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, number, group);
+      cx.cmp(arith::CmpIPredicate::eq, number, group);
   cx.continueIf(matches, failWith(PBC_ERR_END_GROUP));
   b.create<LLVM::BrOp>(loc, ValueRange{afterTag}, ret);
 

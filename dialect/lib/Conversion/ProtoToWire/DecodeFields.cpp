@@ -70,15 +70,14 @@ Value DecoderBuilder::isKnownEnumValue(const FieldPlan &f, Value v) {
   // Contiguous values: one range check.
   if (int64_t(values.back()) - values.front() + 1 == int64_t(values.size())) {
     Value rel = b.create<arith::SubIOp>(loc, v, cx.cst(cx.i32, values.front()));
-    return b.create<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::ule, rel,
-        cx.cst(cx.i32, int64_t(values.back()) - values.front()));
+    return cx.cmp(arith::CmpIPredicate::ule, rel,
+                  cx.cst(cx.i32, int64_t(values.back()) - values.front()));
   }
   Value any = cx.cst(cx.i1, 0);
   for (int32_t value : values)
     any = b.create<arith::OrIOp>(
         loc, any,
-        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, v,
+        cx.cmp(arith::CmpIPredicate::eq, v,
                                 cx.cst(cx.i32, value)));
   return any;
 }
@@ -168,7 +167,7 @@ void DecoderBuilder::readPacked(const FieldPlan &f) {
     // Fixed-width values are already in memory order (little-endian
     // targets): one copy.
     Value rem = b.create<arith::RemUIOp>(loc, length, cx.cst(cx.i64, w));
-    cx.continueIf(b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
+    cx.continueIf(cx.cmp(arith::CmpIPredicate::eq, rem,
                                           cx.cst(cx.i64, 0)),
                   failWith(PBC_ERR_BAD_LENGTH));
     Value count = b.create<arith::DivUIOp>(loc, length, cx.cst(cx.i64, w));
@@ -205,11 +204,11 @@ void DecoderBuilder::readPacked(const FieldPlan &f) {
   b.setInsertionPointToStart(element);
   Value pos = element->getArgument(0), out = element->getArgument(1);
   Value fast =
-      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, pos, fastEnd);
+      cx.cmp(arith::CmpIPredicate::ult, pos, fastEnd);
   b.create<LLVM::CondBrOp>(loc, fast, readFast, checkEnd);
   b.setInsertionPointToStart(checkEnd);
   Value done =
-      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, pos, runEnd);
+      cx.cmp(arith::CmpIPredicate::uge, pos, runEnd);
   b.create<LLVM::CondBrOp>(loc, done, exit, read);
 
   b.setInsertionPointToStart(readFast);
@@ -355,7 +354,7 @@ void DecoderBuilder::replaceDuplicateKey(const FieldPlan &f) {
   b.setInsertionPointToStart(search);
   Value i = search->getArgument(0);
   Value more =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, i, last);
+      cx.cmp(arith::CmpIPredicate::ult, i, last);
   b.create<LLVM::CondBrOp>(loc, more, compare, done);
 
   b.setInsertionPointToStart(compare);
@@ -379,6 +378,6 @@ Value DecoderBuilder::keysEqual(const FieldPlan &key, Value a, Value b2) {
     return b.create<wire::BytesEqualOp>(loc, cx.viewData(a), cx.viewSize(a),
                                         cx.viewData(b2), cx.viewSize(b2));
   Type t = cx.storageType(*key.type);
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, cx.load(t, a),
+  return cx.cmp(arith::CmpIPredicate::eq, cx.load(t, a),
                                  cx.load(t, b2));
 }

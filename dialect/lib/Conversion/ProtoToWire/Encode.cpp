@@ -77,7 +77,7 @@ void EncoderBuilder::build(const MessagePlan &m) {
     Value unknown = cx.unknownAddr(msg, m);
     Value size = cx.viewSize(unknown);
     // Usually there are none: no memcpy call for nothing.
-    Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, size,
+    Value any = cx.cmp(arith::CmpIPredicate::ne, size,
                                         cx.cst(cx.i64, 0));
     pos = putIf(any, pos, [&](Value p) {
       ensureRoom(p, size, nullptr);
@@ -107,7 +107,7 @@ Value EncoderBuilder::ensureRoom(Value pos, Value bound,
                                  function_ref<Value()> exact) {
   Value room = cx.ptrDiff(pos, limit);
   Value ok =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, room, bound);
+      cx.cmp(arith::CmpIPredicate::sge, room, bound);
   Region &body = *b.getBlock()->getParent();
   Block *cont = cx.newBlock(body);
   if (!exact) {
@@ -119,7 +119,7 @@ Value EncoderBuilder::ensureRoom(Value pos, Value bound,
   b.create<LLVM::CondBrOp>(loc, ok, cont, precise);
   b.setInsertionPointToStart(precise);
   Value fits =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, room, exact());
+      cx.cmp(arith::CmpIPredicate::sge, room, exact());
   b.create<LLVM::CondBrOp>(loc, fits, cont, fail);
   b.setInsertionPointToStart(cont);
   return ok;
@@ -187,7 +187,7 @@ Value EncoderBuilder::anyPresenceBit(ArrayRef<const FieldPlan *> fields) {
     Value bits = b.create<arith::AndIOp>(loc, word, cx.cst(cx.i32, mask));
     any = any ? b.create<arith::OrIOp>(loc, any, bits) : bits;
   }
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, any,
+  return cx.cmp(arith::CmpIPredicate::ne, any,
                                  cx.cst(cx.i32, 0));
 }
 
@@ -340,7 +340,7 @@ Value EncoderBuilder::forEachElementBackwards(
   b.setInsertionPointToStart(header);
   Value left = header->getArgument(0);
   Value p = header->getArgument(1);
-  Value more = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, left,
+  Value more = cx.cmp(arith::CmpIPredicate::ne, left,
                                        cx.cst(cx.i64, 0));
   b.create<LLVM::CondBrOp>(loc, more, bodyBlock, ValueRange(), exit,
                            ValueRange{p});
@@ -363,7 +363,7 @@ Value EncoderBuilder::encodeRepeated(const FieldPlan &f, Value addr,
   Value count = cx.viewSize(addr);
 
   if (f.packed) {
-    Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, count,
+    Value any = cx.cmp(arith::CmpIPredicate::ne, count,
                                         cx.cst(cx.i64, 0));
     return putIf(any, pos, [&](Value end) {
       Value start;
@@ -381,8 +381,8 @@ Value EncoderBuilder::encodeRepeated(const FieldPlan &f, Value addr,
         };
         Value longest = cx.cst(cx.i64, type.maxWireSize());
         Value bound = b.create<arith::MulIOp>(loc, count, longest);
-        Value roomy = b.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::sge, cx.ptrDiff(end, limit), bound);
+        Value roomy =
+            cx.cmp(arith::CmpIPredicate::sge, cx.ptrDiff(end, limit), bound);
         start = putIf(
             roomy, end,
             [&](Value p0) {
@@ -395,9 +395,8 @@ Value EncoderBuilder::encodeRepeated(const FieldPlan &f, Value addr,
               return forEachElementBackwards(
                   f, data, count, p0, [&](Value elem, Value p) {
                     Value v = cx.load(cx.storageType(type), elem);
-                    Value fits = b.create<arith::CmpIOp>(
-                        loc, arith::CmpIPredicate::sge, cx.ptrDiff(p, limit),
-                        longest);
+                    Value fits = cx.cmp(arith::CmpIPredicate::sge,
+                                        cx.ptrDiff(p, limit), longest);
                     return putIf(
                         fits, p, [&](Value q) { return putWithSlack(q, v); },
                         [&](Value q) {

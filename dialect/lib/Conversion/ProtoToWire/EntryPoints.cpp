@@ -51,8 +51,8 @@ void pbc::proto::buildEntryPoints(CodecContext &cx, const MessagePlan &m) {
 FlatSymbolRefAttr pbc::proto::buildInfo(CodecContext &cx, const MessagePlan &m) {
   OpBuilder &b = cx.b;
   Location loc = cx.loc;
-  std::string base = cFunctionName(m.name, "info");
-  std::string name = internalFunctionName(m.name, "name");
+  std::string base = cInfoName(m.name);
+  std::string name = internalNameString(m.name);
   cx.stringGlobal(name, m.name);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(cx.module.getBody());
@@ -88,7 +88,7 @@ FlatSymbolRefAttr pbc::proto::buildInfo(CodecContext &cx, const MessagePlan &m) 
   // A pointer, not the record, goes into the section: every entry is then
   // the same size whatever the objects' alignment padding. Writable, so
   // the relocation needs no text relocation in a PIE.
-  std::string entryName = internalFunctionName(m.name, "entry");
+  std::string entryName = internalSectionEntry(m.name);
   b.setInsertionPointToEnd(cx.module.getBody());
   auto entry = b.create<LLVM::GlobalOp>(loc, cx.ptrTy, /*isConstant=*/false,
                                         LLVM::Linkage::Internal, entryName,

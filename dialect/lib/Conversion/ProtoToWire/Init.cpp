@@ -15,8 +15,7 @@ void storeDefault(CodecContext &cx, const MessagePlan &m, Value msg,
   Location loc = cx.loc;
   Value addr = cx.fieldAddr(msg, f);
   if (auto text = dyn_cast<StringAttr>(value)) {
-    std::string name =
-        internalFunctionName(m.name, "default_" + f.op.getName().str());
+    std::string name = internalDefaultString(m.name, f.op.getName());
     cx.stringGlobal(name, text.getValue());
     cx.store(b.create<LLVM::AddressOfOp>(loc, cx.ptrTy, name), addr);
     cx.store(cx.cst(cx.i64, text.size()), cx.viewSizeAddr(addr));

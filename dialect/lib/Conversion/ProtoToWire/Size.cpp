@@ -217,7 +217,7 @@ Value SizeBuilder::repeatedSize(const FieldPlan &f, Value addr) {
   if (f.packed) {
     Value total = b.create<arith::AddIOp>(loc, cx.lengthDelimitedSize(payload),
                                           cx.cst(cx.i64, f.lengthTag.size()));
-    Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, count,
+    Value any = cx.cmp(arith::CmpIPredicate::ne, count,
                                         cx.cst(cx.i64, 0));
     return b.create<arith::SelectOp>(loc, any, total, cx.cst(cx.i64, 0));
   }

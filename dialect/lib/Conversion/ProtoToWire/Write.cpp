@@ -168,7 +168,7 @@ void WriterBuilder::writeRepeated(const FieldPlan &f, Value addr) {
   Value data = cx.viewData(addr);
   Value count = cx.viewSize(addr);
   if (f.packed) {
-    Value any = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, count,
+    Value any = cx.cmp(arith::CmpIPredicate::ne, count,
                                         cx.cst(cx.i64, 0));
     writeIf(any, [&] {
       writeTag(f.number, PBC_WIRE_LEN);

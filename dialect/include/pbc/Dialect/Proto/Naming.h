@@ -89,6 +89,14 @@ std::string cAccessorName(llvm::StringRef messageFullName, Accessor accessor,
 std::string internalFunctionName(llvm::StringRef fullName,
                                  llvm::StringRef suffix);
 
+/// The internal constants of message `fullName`'s code, `pbc__<C type>_...`:
+/// its full name as a C string, its `pbc_msgs` section entry, and the text
+/// of a string or bytes field's proto2 default.
+std::string internalNameString(llvm::StringRef fullName);
+std::string internalSectionEntry(llvm::StringRef fullName);
+std::string internalDefaultString(llvm::StringRef fullName,
+                                  llvm::StringRef fieldName);
+
 //===----------------------------------------------------------------------===//
 // C++
 //===----------------------------------------------------------------------===//
