@@ -96,6 +96,13 @@ void CodecContext::continueIf(Value ok, Block *otherwise, Block *next) {
   b.setInsertionPointToStart(next);
 }
 
+void CodecContext::continueIfNotNull(Value p, Block *otherwise, Block *next) {
+  if (!next)
+    next = b.getBlock()->splitBlock(b.getInsertionPoint());
+  b.create<LLVM::CondBrOp>(loc, isNull(p), otherwise, next);
+  b.setInsertionPointToStart(next);
+}
+
 //===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//

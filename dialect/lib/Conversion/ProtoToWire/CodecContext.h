@@ -73,6 +73,10 @@ public:
   /// one).
   void continueIf(mlir::Value ok, mlir::Block *otherwise,
                   mlir::Block *next = nullptr);
+  /// The same for a pointer (a position, an allocation): goes on when it is
+  /// not null.
+  void continueIfNotNull(mlir::Value p, mlir::Block *otherwise,
+                         mlir::Block *next = nullptr);
 
   /// A view's (string, bytes, repeated field) data pointer and size.
   mlir::Value viewData(mlir::Value view) { return load(ptrTy, view); }

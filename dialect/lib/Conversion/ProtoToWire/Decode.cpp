@@ -33,13 +33,14 @@ void pbc::proto::buildDecoder(CodecContext &cx, const MessagePlan &m) {
   DecoderBuilder(cx, m).build();
 }
 
-Block *DecoderBuilder::failWith(int32_t status) {
+void DecoderBuilder::continueOrFail(Value ok, int32_t status) {
+  Region &body = *b.getBlock()->getParent();
+  Block *bad = cx.newBlock(body);
+  cx.continueIf(ok, bad, cx.newBlock(body));
   OpBuilder::InsertionGuard guard(b);
-  Block *bad = cx.newBlock(*b.getBlock()->getParent());
   b.setInsertionPointToStart(bad);
   b.create<wire::FailOp>(loc, dec, b.getI32IntegerAttr(status));
   b.create<LLVM::BrOp>(loc, ValueRange(), fail);
-  return bad;
 }
 
 void DecoderBuilder::continueAt(Value pos) {
@@ -131,7 +132,7 @@ SmallVector<Value> DecoderBuilder::splitLength() {
   return splitRead([&](Value pos, bool unchecked) -> SmallVector<Value> {
     auto len = b.create<wire::GetLengthOp>(loc, dec, pos, end);
     len.setUnchecked(unchecked);
-    cx.continueIf(cx.notNull(len.getNext()), fail);
+    cx.continueIfNotNull(len.getNext(), fail);
     return {len.getNext(), len.getLength()};
   });
 }
@@ -180,8 +181,8 @@ void DecoderBuilder::build() {
   Value exact = cx.cmp(arith::CmpIPredicate::eq, pos, end);
   Value inGroup = cx.cmp(arith::CmpIPredicate::eq, group,
                                           cx.cst(cx.i32, 0));
-  cx.continueIf(b.create<arith::AndIOp>(loc, exact, inGroup),
-                failWith(PBC_ERR_TRUNCATED));
+  continueOrFail(b.create<arith::AndIOp>(loc, exact, inGroup),
+                 PBC_ERR_TRUNCATED);
   b.create<LLVM::BrOp>(loc, ValueRange{pos}, ret);
 
   b.setInsertionPointToStart(readTag);
@@ -189,7 +190,7 @@ void DecoderBuilder::build() {
   auto tagOp = b.create<wire::GetTagOp>(loc, dec, tagStart, end);
   afterTag = tagOp.getNext();
   tag = tagOp.getTag();
-  cx.continueIf(cx.notNull(afterTag), fail);
+  cx.continueIfNotNull(afterTag, fail);
   Block *dispatch = b.getBlock();
 
   // Every handler block exists before any is filled: the parse chain of
@@ -328,12 +329,12 @@ void DecoderBuilder::buildUnknownField(Region &body) {
       loc, tag, cx.cst(cx.i32, PBC_WIRE_TYPE_BITS));
   Value matches =
       cx.cmp(arith::CmpIPredicate::eq, number, group);
-  cx.continueIf(matches, failWith(PBC_ERR_END_GROUP));
+  continueOrFail(matches, PBC_ERR_END_GROUP);
   b.create<LLVM::BrOp>(loc, ValueRange{afterTag}, ret);
 
   b.setInsertionPointToStart(skip);
   Value next = b.create<wire::SkipOp>(loc, dec, afterTag, end, tag);
-  cx.continueIf(cx.notNull(next), fail);
+  cx.continueIfNotNull(next, fail);
   keepUnknown(next);
   continueAt(next);
 }

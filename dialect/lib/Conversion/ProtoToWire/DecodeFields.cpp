@@ -51,12 +51,12 @@ DecoderBuilder::Scalar DecoderBuilder::getScalar(const FieldTypeInfo &type,
                                          dec, pos, end);
     op.setUnchecked(unchecked);
     if (!unchecked)
-      cx.continueIf(cx.notNull(op.getNext()), fail);
+      cx.continueIfNotNull(op.getNext(), fail);
     return {op.getNext(), op.getValue(), Value()};
   }
   auto op = b.create<wire::GetVarintOp>(loc, dec, pos, end);
   op.setUnchecked(unchecked);
-  cx.continueIf(cx.notNull(op.getNext()), fail);
+  cx.continueIfNotNull(op.getNext(), fail);
   return {op.getNext(), cx.fromVarint(type, op.getValue()), op.getValue()};
 }
 
@@ -123,7 +123,7 @@ DecoderBuilder::Reserved DecoderBuilder::reserveElements(const FieldPlan &f,
   Value size = cx.load(cx.i64, sizeAddr);
   Value grown = b.create<wire::GrowOp>(loc, dec, data, size, add,
                                        b.getI64IntegerAttr(f.elementSize));
-  cx.continueIf(cx.notNull(grown), fail);
+  cx.continueIfNotNull(grown, fail);
   cx.store(grown, addr);
   Value off = b.create<arith::MulIOp>(loc, size, cx.cst(cx.i64, f.elementSize));
   return {grown, size, cx.offsetPtr(grown, off), sizeAddr};
@@ -167,9 +167,9 @@ void DecoderBuilder::readPacked(const FieldPlan &f) {
     // Fixed-width values are already in memory order (little-endian
     // targets): one copy.
     Value rem = b.create<arith::RemUIOp>(loc, length, cx.cst(cx.i64, w));
-    cx.continueIf(cx.cmp(arith::CmpIPredicate::eq, rem,
-                                          cx.cst(cx.i64, 0)),
-                  failWith(PBC_ERR_BAD_LENGTH));
+    continueOrFail(
+        cx.cmp(arith::CmpIPredicate::eq, rem, cx.cst(cx.i64, 0)),
+        PBC_ERR_BAD_LENGTH);
     Value count = b.create<arith::DivUIOp>(loc, length, cx.cst(cx.i64, w));
     Value dst = appendElements(f, count);
     b.create<LLVM::MemcpyOp>(loc, dst, start, length, /*isVolatile=*/false);
@@ -237,8 +237,8 @@ void DecoderBuilder::readString(const FieldPlan &f) {
   SmallVector<Value> lenRead = splitLength();
   Value data = lenRead[0], size = lenRead[1];
   if (f.utf8)
-    cx.continueIf(b.create<wire::Utf8ValidOp>(loc, data, size),
-                  failWith(PBC_ERR_INVALID_UTF8));
+    continueOrFail(b.create<wire::Utf8ValidOp>(loc, data, size),
+                   PBC_ERR_INVALID_UTF8);
   Value addr = f.isRepeated() ? appendElements(f, cx.cst(cx.i64, 1))
                               : cx.fieldAddr(msg, f);
   cx.store(data, addr);
@@ -267,7 +267,7 @@ Value DecoderBuilder::singularSubMessage(const FieldPlan &f) {
   b.setInsertionPointToStart(allocate);
   Value mem =
       b.create<wire::AllocOp>(loc, dec, b.getI64IntegerAttr(sub.size));
-  cx.continueIf(cx.notNull(mem), fail);
+  cx.continueIfNotNull(mem, fail);
   cx.call(sub, Role::Init, mem);
   cx.store(mem, addr);
   b.create<LLVM::BrOp>(loc, ValueRange{mem}, have);
@@ -296,7 +296,7 @@ void DecoderBuilder::readEmbedded(const FieldPlan &f) {
   Value next =
       cx.call(sub, Role::Decoder, {target, start, subEnd, decState, groupNumber});
   b.create<wire::PopOp>(loc, dec);
-  cx.continueIf(cx.notNull(next), fail);
+  cx.continueIfNotNull(next, fail);
   if (f.isRepeated() && sub.isMapEntry) {
     keepOnlyKnownMapValue(f, next);
     replaceDuplicateKey(f);

@@ -56,8 +56,8 @@ private:
   using Handler = std::function<void(DecoderBuilder &)>;
 
   // Decode.cpp: the loop and its dispatch.
-  /// A block that records `status` and fails.
-  mlir::Block *failWith(int32_t status);
+  /// Goes on when `ok`, else records `status` and fails.
+  void continueOrFail(mlir::Value ok, int32_t status);
   void continueAt(mlir::Value pos);
   void continueAfter(const FieldPlan &f, mlir::Value pos);
   mlir::Value belowLimit(mlir::Value pos);

@@ -266,12 +266,12 @@ Value EncoderBuilder::putEmbedded(const FieldPlan &f, Value sub, Value pos) {
   if (f.isGroup()) {
     pos = putConstant(pos, f.endGroupTag);
     pos = cx.call(*f.message, Role::Encoder, {sub, pos, limit});
-    cx.continueIf(cx.notNull(pos), fail,
+    cx.continueIfNotNull(pos, fail,
                   cx.newBlock(*b.getBlock()->getParent()));
     return putConstant(pos, f.tag);
   }
   Value start = cx.call(*f.message, Role::Encoder, {sub, pos, limit});
-  cx.continueIf(cx.notNull(start), fail,
+  cx.continueIfNotNull(start, fail,
                 cx.newBlock(*b.getBlock()->getParent()));
   return putLengthAndTag(f, start, cx.ptrDiff(pos, start));
 }
