@@ -1,4 +1,4 @@
-// T_encoded_size sums the repeated fields behind one test of their OR-ed
+// Size.cpp: T_encoded_size sums the repeated fields behind one test of their OR-ed
 // counts: a message whose repeated fields are all empty skips them (and
 // their loops) with one branch. A lone repeated field needs no OR.
 // RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s

@@ -1,6 +1,6 @@
 // Wire folds: constant varint sizes and zigzags fold, adjacent constant
 // writes merge into one.
-// RUN: pbc-opt %s -canonicalize | FileCheck %s
+// RUN: pbc-opt %s -split-input-file -canonicalize | FileCheck %s
 
 // CHECK-LABEL: llvm.func @sizes
 llvm.func @sizes() -> i64 {
@@ -18,6 +18,8 @@ llvm.func @sizes() -> i64 {
   llvm.return %abc : i64
 }
 
+// -----
+
 // CHECK-LABEL: llvm.func @zigzag
 llvm.func @zigzag() -> i32 {
   %m1 = arith.constant -1 : i32
@@ -31,6 +33,8 @@ llvm.func @zigzag() -> i32 {
   llvm.return %r : i32
 }
 
+// -----
+
 // Written backwards: the later write lands first in memory.
 // CHECK-LABEL: llvm.func @merge
 llvm.func @merge(%p: !llvm.ptr) -> !llvm.ptr {
@@ -41,6 +45,8 @@ llvm.func @merge(%p: !llvm.ptr) -> !llvm.ptr {
   %2 = wire.put_bytes %1, "\0A"
   llvm.return %2 : !llvm.ptr
 }
+
+// -----
 
 // A value between two constant writes keeps them apart.
 // CHECK-LABEL: llvm.func @no_merge

@@ -1,7 +1,7 @@
 // proto-layout: presence words at offset 0, then members by decreasing
 // alignment (declaration order within one alignment), C padding rules; the
 // unknown fields (pbc_bytes) are the last member of their alignment.
-// RUN: pbc-opt %s -proto-layout | FileCheck %s
+// RUN: pbc-opt %s -split-input-file -proto-layout | FileCheck %s
 
 // CHECK-LABEL: proto.message @M
 // CHECK-SAME: align = 8 : i64, presence_words = 1 : i64, size = 80 : i64, unknown_offset = 56 : i64
@@ -20,6 +20,8 @@ proto.message @M file "a.proto" {
   // CHECK: "list" = 6 : float repeated {offset = 40 : i64}
   proto.field "list" = 6 : float repeated
 }
+
+// -----
 
 // 33 presence bits need two words.
 // CHECK-LABEL: proto.message @Wide
@@ -63,11 +65,15 @@ proto.message @Wide file "a.proto" {
   proto.field "f34" = 34 : int32 implicit
 }
 
+// -----
+
 // An empty message still keeps unknown fields.
 // CHECK-LABEL: proto.message @Empty
 // CHECK-SAME: align = 8 : i64, presence_words = 0 : i64, size = 16 : i64, unknown_offset = 0 : i64
 proto.message @Empty file "a.proto" {
 }
+
+// -----
 
 // A oneof: one union (the largest member) and a 4-byte case, placed like
 // any member of their alignment. Members have no presence bit.
@@ -87,6 +93,8 @@ proto.message @O file "a.proto" {
   proto.field "big" = 4 : int64 implicit
 }
 
+// -----
+
 // A map entry: no presence bits (both fields are always written), no
 // unknown fields.
 // CHECK-LABEL: proto.message @E
@@ -97,6 +105,8 @@ proto.message @E file "a.proto" map_entry {
   // CHECK: "value" = 2 : int32 optional {offset = 16 : i64}
   proto.field "value" = 2 : int32 optional
 }
+
+// -----
 
 // A message laid out already keeps its layout: the driver lowers each file
 // from a copy where other files' messages are declared without fields.

@@ -1,6 +1,7 @@
-// T_write: size once, then straight into the writer's chunk when it has
-// room (the backwards encoder), else forwards through the
-// writer, field by field, sub-messages with the size already known.
+// Write.cpp: pbc__T_wr, given the size T_write computed once (EntryPoints),
+// writes straight into the writer's chunk when it has room (the backwards
+// encoder), else forwards through the writer, field by field, sub-messages
+// with the size already known.
 // RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
 
 proto.file "w.proto" package "" proto3 imports []
@@ -34,9 +35,4 @@ proto.message @W file "w.proto" {
 // CHECK: } else {
 // CHECK: %[[END:.*]] = llvm.getelementptr %[[ROOM]][%arg2]
 // CHECK: llvm.call @pbc__W_enc(%arg0, %[[END]], %[[ROOM]])
-
-// CHECK-LABEL: llvm.func @W_write(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
-// CHECK: %[[SIZE:.*]] = llvm.call @W_encoded_size(%arg0)
-// CHECK: llvm.call @pbc__W_wr(%arg0, %arg1, %[[SIZE]])
-// CHECK: %[[ST:.*]] = llvm.call @pbc_writer_status(%arg1)
-// CHECK: llvm.return %[[ST]] : i32
+// CHECK-LABEL: llvm.func @pbc__W_dec(

@@ -2,8 +2,8 @@
 // backwards (nested ops after their parent), so a block split moves only
 // the ops up to the next structured op. The result is the same CFG
 // convert-scf-to-cf builds.
-// RUN: pbc-opt %s --pass-pipeline='builtin.module(llvm.func(lower-scf))' | FileCheck %s
-// RUN: pbc-opt %s --pass-pipeline='builtin.module(llvm.func(lower-scf))' | FileCheck %s --check-prefix=NOSCF
+// RUN: pbc-opt %s -split-input-file --pass-pipeline='builtin.module(llvm.func(lower-scf))' | FileCheck %s
+// RUN: pbc-opt %s -split-input-file --pass-pipeline='builtin.module(llvm.func(lower-scf))' | FileCheck %s --check-prefix=NOSCF
 // NOSCF-NOT: scf.
 
 // Two ifs in a row, the first with a nested if: each becomes a diamond
@@ -54,6 +54,8 @@ llvm.func @ifs(%c: i1, %d: i1, %x: i64) -> i64 {
   llvm.return %b : i64
 }
 
+// -----
+
 // A counted loop: header block with the induction variable and the
 // carried value as arguments, a latch branching back.
 // CHECK-LABEL: llvm.func @loop(
@@ -77,6 +79,8 @@ llvm.func @loop(%n: i64, %x: i64) -> i64 {
   }
   llvm.return %r : i64
 }
+
+// -----
 
 // Ops the greedy order does not take (scf.while) still lower, through the
 // conversion driver.

@@ -1,5 +1,5 @@
-// T_is_initialized: required presence bits, and every sub-message held
-// (a required sub-message must be there).
+// IsInitialized.cpp: T_is_initialized: required presence bits, and every
+// sub-message held (a required sub-message must be there).
 // RUN: pbc-opt %s -proto-to-wire | FileCheck %s
 
 proto.file "r.proto" package "" proto2 imports []
@@ -29,8 +29,4 @@ proto.message @R file "r.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: } else {
 // CHECK: scf.yield %true
 // CHECK: llvm.return
-
-// T_decode hands it to the runtime.
-// CHECK-LABEL: llvm.func @R_decode(
-// CHECK: %[[CHECK:.*]] = llvm.mlir.addressof @R_is_initialized
-// CHECK: llvm.call @pbc_rt_decode({{.*}}, %[[CHECK]])
+// CHECK-LABEL: llvm.func @R_encoded_size(

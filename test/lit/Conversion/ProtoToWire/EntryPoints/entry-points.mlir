@@ -1,0 +1,53 @@
+// EntryPoints.cpp: T_decode, T_encode and T_write hand the message's own
+// functions to the runtime, which does the bookkeeping.
+// RUN: pbc-opt %s -split-input-file -proto-layout -proto-to-wire | FileCheck %s
+
+proto.file "a.proto" package "" proto3 imports []
+proto.message @M file "a.proto" {
+  proto.field "id" = 1 : int32 implicit
+}
+
+// T_decode: the arena, the decoder state and the required-field check are
+// pbc_rt_decode's, given T_init, the decoder and T_is_initialized.
+// CHECK-LABEL: llvm.func @M_decode(
+// CHECK-NEXT: %[[INIT:.*]] = llvm.mlir.addressof @M_init : !llvm.ptr
+// CHECK-NEXT: %[[DEC:.*]] = llvm.mlir.addressof @pbc__M_dec : !llvm.ptr
+// CHECK-NEXT: %[[ISINIT:.*]] = llvm.mlir.addressof @M_is_initialized : !llvm.ptr
+// CHECK: llvm.call @pbc_rt_decode(
+// CHECK-SAME: %arg0, %arg1, %arg2, %arg3, %[[INIT]], %[[DEC]], %[[ISINIT]])
+// CHECK-NEXT: llvm.return
+// T_encode: pbc_rt_encode sizes the buffer with T_encoded_size and runs
+// the backwards encoder.
+// CHECK-LABEL: llvm.func @M_encode(
+// CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.addressof @M_encoded_size : !llvm.ptr
+// CHECK-NEXT: %[[ENC:.*]] = llvm.mlir.addressof @pbc__M_enc : !llvm.ptr
+// CHECK: llvm.call @pbc_rt_encode(
+// CHECK-SAME: %arg0, %arg1, %arg2, %arg3, %[[SIZE]], %[[ENC]])
+// CHECK-NEXT: llvm.return
+
+// -----
+
+// T_decode hands T_is_initialized to the runtime.
+proto.file "r.proto" package "" proto2 imports []
+proto.message @R file "r.proto" {
+  proto.field "a" = 1 : int32 required
+}
+
+// CHECK-LABEL: llvm.func @R_decode(
+// CHECK: %[[CHECK:.*]] = llvm.mlir.addressof @R_is_initialized
+// CHECK: llvm.call @pbc_rt_decode({{.*}}, %[[CHECK]])
+
+// -----
+
+// T_write: size once, then pbc__T_wr (Write.cpp) writes into the writer;
+// the status is the writer's.
+proto.file "w.proto" package "" proto3 imports []
+proto.message @W file "w.proto" {
+  proto.field "id" = 1 : int32 implicit
+}
+
+// CHECK-LABEL: llvm.func @W_write(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+// CHECK: %[[SIZE:.*]] = llvm.call @W_encoded_size(%arg0)
+// CHECK: llvm.call @pbc__W_wr(%arg0, %arg1, %[[SIZE]])
+// CHECK: %[[ST:.*]] = llvm.call @pbc_writer_status(%arg1)
+// CHECK: llvm.return %[[ST]] : i32
