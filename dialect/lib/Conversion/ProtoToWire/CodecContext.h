@@ -179,6 +179,15 @@ private:
   mlir::LLVM::LLVMFuncOp declareRuntime(abi::Runtime fn);
 };
 
+/// What each role's builder starts from: the context, its builder and its
+/// location.
+struct RoleBuilder {
+  explicit RoleBuilder(CodecContext &cx) : cx(cx), b(cx.b), loc(cx.loc) {}
+  CodecContext &cx;
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+};
+
 /// The roles, each in its file.
 void buildInit(CodecContext &cx, const MessagePlan &m);
 void buildIsInitialized(CodecContext &cx, const MessagePlan &m);

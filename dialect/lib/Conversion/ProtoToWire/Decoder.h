@@ -19,17 +19,14 @@
 
 namespace pbc::proto {
 
-class DecoderBuilder {
+class DecoderBuilder : RoleBuilder {
 public:
   DecoderBuilder(CodecContext &cx, const MessagePlan &m)
-      : cx(cx), b(cx.b), loc(cx.loc), message(m) {}
+      : RoleBuilder(cx), message(m) {}
 
   void build();
 
 private:
-  CodecContext &cx;
-  mlir::OpBuilder &b;
-  mlir::Location loc;
   const MessagePlan &message;
 
   mlir::Value msg, end, group;

@@ -23,16 +23,13 @@ namespace wire = pbc::wire;
 
 namespace {
 
-class EncoderBuilder {
+class EncoderBuilder : RoleBuilder {
 public:
-  EncoderBuilder(CodecContext &cx) : cx(cx), b(cx.b), loc(cx.loc) {}
+  using RoleBuilder::RoleBuilder;
 
   void build(const MessagePlan &m);
 
 private:
-  CodecContext &cx;
-  OpBuilder &b;
-  Location loc;
   Value msg, limit;
   /// Returns null: the output does not fit above `limit`.
   Block *fail = nullptr;

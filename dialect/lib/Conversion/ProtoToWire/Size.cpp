@@ -24,16 +24,13 @@ namespace {
 /// counted with one popcount instead of a branch each.
 constexpr size_t kPopcountMinFields = 3;
 
-class SizeBuilder {
+class SizeBuilder : RoleBuilder {
 public:
-  SizeBuilder(CodecContext &cx) : cx(cx), b(cx.b), loc(cx.loc) {}
+  using RoleBuilder::RoleBuilder;
 
   void build(const MessagePlan &m);
 
 private:
-  CodecContext &cx;
-  OpBuilder &b;
-  Location loc;
 
   Value addGroupSize(Value msg, ArrayRef<const FieldPlan *> group, Value total);
   Value addRepeatedSizes(Value msg, ArrayRef<const FieldPlan *> fields,

@@ -19,16 +19,13 @@ namespace wire = pbc::wire;
 
 namespace {
 
-class WriterBuilder {
+class WriterBuilder : RoleBuilder {
 public:
-  WriterBuilder(CodecContext &cx) : cx(cx), b(cx.b), loc(cx.loc) {}
+  using RoleBuilder::RoleBuilder;
 
   void build(const MessagePlan &m);
 
 private:
-  CodecContext &cx;
-  OpBuilder &b;
-  Location loc;
   /// The writer: as the pointer sub-messages' writers are called with, and
   /// as the write ops take it.
   Value writer, w;

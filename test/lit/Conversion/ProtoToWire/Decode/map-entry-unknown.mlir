@@ -14,8 +14,8 @@ proto.message @O.MEntry file "o.proto" map_entry {
 // CHECK-LABEL: llvm.func @pbc__O_MEntry_dec(
 // CHECK: %[[NEXT:.*]] = wire.skip
 // CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero
-// CHECK-NEXT: %[[OK:.*]] = llvm.icmp "ne" %[[NEXT]], %[[NULL]]
-// CHECK-NEXT: llvm.cond_br %[[OK]], ^[[SKIPPED:bb[0-9]+]], ^
+// CHECK-NEXT: %[[FAILED:.*]] = llvm.icmp "eq" %[[NEXT]], %[[NULL]]
+// CHECK-NEXT: llvm.cond_br %[[FAILED]], ^{{bb[0-9]+}}, ^[[SKIPPED:bb[0-9]+]]
 // CHECK: ^[[SKIPPED]]:
 // CHECK-NEXT: llvm.br ^bb1(%[[NEXT]] : !llvm.ptr)
 // CHECK-NOT: wire.keep_unknown
