@@ -221,9 +221,11 @@ private:
       field.mutable_options()->set_packed(features.repeated == 1);
     if (field.type() == FDP::TYPE_STRING && features.utf8 == 2)
       overrides.utf8Fields.insert(name);
-    // Map entries are length-prefixed whatever the features say.
+    // Map entries are length-prefixed whatever the features say: the map
+    // field's entries, and a message value inside an entry.
+    bool inMapEntry = mapEntries.count("." + scope);
     if (field.type() == FDP::TYPE_MESSAGE && features.encoding == 2 &&
-        !mapEntries.count(field.type_name()))
+        !mapEntries.count(field.type_name()) && !inMapEntry)
       field.set_type(FDP::TYPE_GROUP);
     // A proto3 `optional` has no meaning in proto2, where every singular
     // field has presence already.

@@ -224,6 +224,11 @@ static void test_tags(void) {
       uint8_t *end = pbc__put_tag(got, pbc_tag_bytes(fields[i], wt),
                                   pbc_tag_len(fields[i]));
       CHECK(end == got + n && memcmp(got, want, n) == 0);
+      /* The streaming API's own tag encoder (kept for its code) says what
+       * pbc/wire_types.h, the wire format's one definition, says. */
+      uint32_t tag = pbc_make_tag(fields[i], (pbc_wire_type)wt);
+      CHECK(pbc_tag_bytes(fields[i], wt) == pbc_varint_bytes(tag));
+      CHECK(pbc_tag_len(fields[i]) == pbc_varint_size(tag));
     }
   }
 }
