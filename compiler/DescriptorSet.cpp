@@ -274,8 +274,43 @@ mlir::LogicalResult applyOverrides(mlir::ModuleOp module,
   return mlir::verify(module);
 }
 
-/// The sets as one database: a file keeps its first definition, as protoc
-/// does with several --descriptor_set_in files.
+/// Adds one file's descriptor to the database (its features resolved if it
+/// is an editions file), unless a file of its name is there already, as
+/// protoc keeps a file's first definition. `origin` names where it comes
+/// from in errors.
+bool addFile(gp::FileDescriptorProto &file, const std::string &origin,
+             gp::SimpleDescriptorDatabase &db, std::set<std::string> &names,
+             EditionsOverrides &overrides, llvm::raw_ostream &errs) {
+  if (file.name().empty()) {
+    printError(errs, origin + ": a file in the set has no name; the set is "
+                              "corrupt");
+    return false;
+  }
+  if (!names.insert(file.name()).second)
+    return true;
+  if (file.syntax() == "editions") {
+    int edition = editionOf(file);
+    if (edition != kEdition2023 && edition != kEdition2024) {
+      printError(errs,
+                 file.name() + " (in " + origin + "): " +
+                     (edition ? "edition " + llvm::Twine(edition) +
+                                    " is not supported"
+                              : llvm::Twine("syntax \"editions\" but no "
+                                            "edition")) +
+                     "; pbc reads editions 2023 and 2024 (Edition enum "
+                     "values 1000, 1001)");
+      return false;
+    }
+    EditionsRewriter(overrides).rewrite(file, Features());
+  }
+  if (!db.Add(file)) {
+    printError(errs, origin + ": cannot use the descriptor of " + file.name());
+    return false;
+  }
+  return true;
+}
+
+/// The sets as one database.
 bool loadSets(const std::vector<std::string> &setPaths,
               gp::SimpleDescriptorDatabase &db, std::set<std::string> &names,
               EditionsOverrides &overrides, llvm::raw_ostream &errs) {
@@ -294,51 +329,25 @@ bool loadSets(const std::vector<std::string> &setPaths,
                               "--include_imports`)");
       return false;
     }
-    for (gp::FileDescriptorProto &file : *set.mutable_file()) {
-      if (file.name().empty()) {
-        printError(errs, path + ": a file in the set has no name; the set is "
-                                "corrupt");
+    for (gp::FileDescriptorProto &file : *set.mutable_file())
+      if (!addFile(file, path, db, names, overrides, errs))
         return false;
-      }
-      if (!names.insert(file.name()).second)
-        continue;
-      if (file.syntax() == "editions") {
-        int edition = editionOf(file);
-        if (edition != kEdition2023 && edition != kEdition2024) {
-          printError(errs,
-                     file.name() + " (in " + path + "): " +
-                         (edition ? "edition " + llvm::Twine(edition) +
-                                        " is not supported"
-                                  : llvm::Twine("syntax \"editions\" but no "
-                                                "edition")) +
-                         "; pbc reads editions 2023 and 2024 (Edition enum "
-                         "values 1000, 1001)");
-          return false;
-        }
-        EditionsRewriter(overrides).rewrite(file, Features());
-      }
-      if (!db.Add(file)) {
-        printError(errs, path + ": cannot use the descriptor of " +
-                             file.name());
-        return false;
-      }
-    }
   }
   return true;
 }
 
 } // namespace
 
-ImportResult pbc::importDescriptorSet(mlir::MLIRContext &ctx,
-                                      const std::vector<std::string> &setPaths,
-                                      const std::vector<std::string> &inputs,
-                                      llvm::raw_ostream &errs) {
-  gp::SimpleDescriptorDatabase setDb;
-  std::set<std::string> names;
-  EditionsOverrides overrides;
-  if (!loadSets(setPaths, setDb, names, overrides, errs))
-    return {};
+namespace {
 
+/// The files named `inputs` from the database, imported as the proto
+/// dialect with the editions overrides applied.
+ImportResult importFromDatabase(mlir::MLIRContext &ctx,
+                                gp::SimpleDescriptorDatabase &setDb,
+                                const std::set<std::string> &names,
+                                const EditionsOverrides &overrides,
+                                const std::vector<std::string> &inputs,
+                                llvm::raw_ostream &errs) {
   // A set written without --include_imports still compiles when it only
   // lacks the well-known types, which every libprotobuf carries.
   gp::DescriptorPoolDatabase builtinDb(*gp::DescriptorPool::generated_pool());
@@ -375,3 +384,32 @@ ImportResult pbc::importDescriptorSet(mlir::MLIRContext &ctx,
   }
   return result;
 }
+
+} // namespace
+
+ImportResult pbc::importDescriptorSet(mlir::MLIRContext &ctx,
+                                      const std::vector<std::string> &setPaths,
+                                      const std::vector<std::string> &inputs,
+                                      llvm::raw_ostream &errs) {
+  gp::SimpleDescriptorDatabase setDb;
+  std::set<std::string> names;
+  EditionsOverrides overrides;
+  if (!loadSets(setPaths, setDb, names, overrides, errs))
+    return {};
+  return importFromDatabase(ctx, setDb, names, overrides, inputs, errs);
+}
+
+ImportResult
+pbc::importFileDescriptors(mlir::MLIRContext &ctx,
+                           std::vector<gp::FileDescriptorProto> files,
+                           const std::vector<std::string> &inputs,
+                           const std::string &origin, llvm::raw_ostream &errs) {
+  gp::SimpleDescriptorDatabase setDb;
+  std::set<std::string> names;
+  EditionsOverrides overrides;
+  for (gp::FileDescriptorProto &file : files)
+    if (!addFile(file, origin, setDb, names, overrides, errs))
+      return {};
+  return importFromDatabase(ctx, setDb, names, overrides, inputs, errs);
+}
+

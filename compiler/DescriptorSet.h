@@ -11,6 +11,8 @@
 
 #include "Frontend.h"
 
+#include <google/protobuf/descriptor.pb.h>
+
 #include <string>
 #include <vector>
 
@@ -28,6 +30,14 @@ ImportResult importDescriptorSet(mlir::MLIRContext &ctx,
                                  const std::vector<std::string> &setPaths,
                                  const std::vector<std::string> &inputs,
                                  llvm::raw_ostream &errs);
+
+/// The same from descriptors in memory (a protoc plugin's request):
+/// `origin` names where they come from in errors.
+ImportResult
+importFileDescriptors(mlir::MLIRContext &ctx,
+                      std::vector<google::protobuf::FileDescriptorProto> files,
+                      const std::vector<std::string> &inputs,
+                      const std::string &origin, llvm::raw_ostream &errs);
 
 } // namespace pbc
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Frontend.h"
+#include "DescriptorSet.h"
 #include "Diagnostics.h"
 
 #include "pbc/Dialect/Proto/ProtoDialect.h"
@@ -21,8 +22,12 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>
@@ -59,7 +64,6 @@ public:
   void AddError(const std::string &filename, int line, int column,
                 const std::string &message) override {
     hadErrors = true;
-    filesWithErrors.insert(filename);
     print(filename, line, column, message, /*warning=*/false);
   }
 
@@ -69,7 +73,6 @@ public:
   }
 
   bool hadErrors = false;
-  llvm::StringSet<> filesWithErrors;
 
 private:
   void print(llvm::StringRef filename, int line, int column,
@@ -204,48 +207,184 @@ std::optional<std::string> resolveInput(DiskSourceTree &tree,
   llvm_unreachable("unknown DiskFileToVirtualFile result");
 }
 
-/// Whether a .proto file's first statement is `edition = "...";`, skipping
-/// comments and blank lines.
-bool usesEditions(llvm::StringRef text) {
+/// `text` without its comments (a statement scan, not a parse: strings
+/// that hold `//` or `/*` are rare enough in a .proto file's header).
+std::string withoutComments(llvm::StringRef text) {
+  std::string out;
   while (!text.empty()) {
-    text = text.ltrim();
     if (text.consume_front("//")) {
       text = text.drop_until([](char c) { return c == '\n'; });
-      continue;
-    }
-    if (text.consume_front("/*")) {
+    } else if (text.consume_front("/*")) {
       size_t end = text.find("*/");
       text = end == llvm::StringRef::npos ? "" : text.drop_front(end + 2);
-      continue;
+      out += ' ';
+    } else {
+      out += text.front();
+      text = text.drop_front();
     }
-    if (!text.consume_front("edition"))
-      return false;
-    return text.ltrim().starts_with("=");
   }
-  return false;
+  return out;
 }
 
-/// libprotobuf 3.21 predates editions and reports such a file as a syntax
-/// error at its first line; say what the real problem is.
-void explainEditions(DiskSourceTree &tree, const llvm::StringSet<> &files,
-                     llvm::raw_ostream &errs) {
-  for (const auto &entry : files) {
+/// Whether a .proto file's first statement is `edition = "...";`.
+bool usesEditions(llvm::StringRef text) {
+  llvm::StringRef rest = llvm::StringRef(text).ltrim();
+  return rest.consume_front("edition") && rest.ltrim().starts_with("=");
+}
+
+/// The editions files among `inputs` and what they import, found by
+/// reading their `import "...";` statements (libprotobuf 3.21 cannot
+/// parse an editions file, so its own importer cannot be asked).
+std::vector<std::string> editionsFiles(DiskSourceTree &tree,
+                                       llvm::ArrayRef<std::string> inputs) {
+  std::vector<std::string> found, work(inputs.begin(), inputs.end());
+  llvm::StringSet<> seen;
+  static const llvm::Regex importStatement(
+      "(^|;)[[:space:]]*import[[:space:]]+((public|weak)[[:space:]]+)?\"([^\"]+)\"");
+  while (!work.empty()) {
+    std::string name = work.back();
+    work.pop_back();
     std::string diskFile;
-    if (!tree.VirtualFileToDiskFile(entry.getKey().str(), &diskFile))
+    if (!seen.insert(name).second ||
+        !tree.VirtualFileToDiskFile(name, &diskFile))
       continue;
     auto buffer = llvm::MemoryBuffer::getFile(diskFile);
-    if (!buffer || !usesEditions((*buffer)->getBuffer()))
+    if (!buffer)
       continue;
-    errs << entry.getKey()
-         << ": note: this file is written in protobuf editions "
-            "(`edition = ...`), which the libprotobuf 3.21 parser pbc uses "
-            "cannot read. Have a protoc that knows editions (27 or later) "
-            "write a descriptor set and compile that: `protoc "
-            "--include_imports --descriptor_set_out=SET.pb "
-         << entry.getKey() << "`, then `pbc compile --descriptor_set_in=SET.pb "
-         << entry.getKey() << "` (docs/getting-started.md)\n";
+    std::string text = withoutComments((*buffer)->getBuffer());
+    if (usesEditions(text))
+      found.push_back(name);
+    llvm::StringRef rest = text;
+    llvm::SmallVector<llvm::StringRef> match;
+    while (importStatement.match(rest, &match)) {
+      work.push_back(match[4].str());
+      rest = rest.drop_front(match[0].end() - rest.begin());
+    }
   }
+  return found;
+}
+
+/// The major version `protoc --version` reports ("libprotoc 35.1" -> 35;
+/// 3.21 says "libprotoc 3.21.12"), 0 if it cannot be run.
+unsigned protocMajorVersion(const std::string &protoc) {
+  llvm::SmallString<128> out;
+  if (llvm::sys::fs::createTemporaryFile("pbc-protoc-version", "txt", out))
+    return 0;
+  llvm::FileRemover remover(out);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
+                                                llvm::StringRef(out),
+                                                std::nullopt};
+  if (llvm::sys::ExecuteAndWait(protoc, {protoc, "--version"}, std::nullopt,
+                                redirects) != 0)
+    return 0;
+  auto buffer = llvm::MemoryBuffer::getFile(out);
+  if (!buffer)
+    return 0;
+  llvm::StringRef version = (*buffer)->getBuffer().trim();
+  version.consume_front("libprotoc");
+  unsigned major = 0;
+  version.ltrim().consumeInteger(10, major);
+  return major;
+}
+
+/// Editions need protoc 27 or later.
+constexpr unsigned kEditionsProtocMajor = 27;
+
+/// The protoc to read editions files with: the one given, else the first
+/// on PATH if it is recent enough; empty if none.
+std::string editionsProtoc(const FrontendOptions &opts) {
+  if (!opts.protoc.empty())
+    return opts.protoc;
+  llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("protoc");
+  if (onPath && protocMajorVersion(*onPath) >= kEditionsProtocMajor)
+    return *onPath;
+  return "";
+}
+
+/// `arg` quoted for a POSIX shell where it needs to be.
+std::string shellQuoted(llvm::StringRef arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789_-+=./:,@") ==
+                          llvm::StringRef::npos)
+    return arg.str();
+  std::string out = "'";
+  for (char c : arg)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// libprotobuf 3.21 predates editions: say so (before any parse error it
+/// would print) with the commands that compile the files anyway.
+void explainEditions(const FrontendOptions &opts,
+                     llvm::ArrayRef<std::string> virtualInputs,
+                     llvm::ArrayRef<std::string> editions,
+                     llvm::raw_ostream &errs) {
+  std::string includes, inputs;
+  for (const std::string &dir : opts.includeDirs)
+    includes += " -I " + shellQuoted(dir);
+  for (const std::string &input : opts.inputs)
+    inputs += " " + shellQuoted(input);
+  std::string set = "schema.pb";
+  errs << editions.front()
+       << ": note: this file is written in protobuf editions (`edition = "
+          "...`), which the libprotobuf 3.21 parser pbc uses cannot read. "
+          "Give pbc a protoc that knows editions (27 or later) with "
+          "--protoc=PATH or on PATH, or compile a descriptor set it writes: "
+          "protoc --include_imports --descriptor_set_out="
+       << set << includes << inputs
+       << " && pbc compile --descriptor_set_in=" << set;
+  // The set names files by their paths under the -I folders.
+  for (const std::string &input : virtualInputs)
+    errs << " " << shellQuoted(input);
+  errs << (opts.output.empty() ? std::string(" -o OUT")
+                               : " -o " + shellQuoted(opts.output))
+       << " (docs/getting-started.md)\n";
   errs.flush();
+}
+
+/// Imports `inputs` through a descriptor set `protoc` writes of them.
+ImportResult importThroughProtoc(MLIRContext &ctx, const FrontendOptions &opts,
+                                 const std::string &protoc,
+                                 DiskSourceTree &tree,
+                                 const std::vector<std::string> &inputs,
+                                 llvm::raw_ostream &errs) {
+  llvm::SmallString<128> set;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("pbc-editions", "pb", set)) {
+    printError(errs, "cannot create a temporary file: " + ec.message());
+    return {};
+  }
+  llvm::FileRemover remover(set);
+  std::vector<std::string> args = {protoc, "--include_imports",
+                                   "--descriptor_set_out=" + set.str().str()};
+  for (const std::string &dir : opts.includeDirs)
+    args.push_back("-I" + dir);
+  if (opts.includeDirs.empty())
+    args.push_back("-I.");
+  for (const std::string &input : inputs)
+    args.push_back(input);
+  std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(protoc, argRefs, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0) {
+    printError(errs, protoc + " could not read the editions files" +
+                         (message.empty() ? "" : ": " + message) +
+                         " (its errors are above)");
+    return {};
+  }
+  ImportResult result = importDescriptorSet(ctx, {set.str().str()}, inputs, errs);
+  if (!result.module)
+    return result;
+  result.inputFiles = inputs;
+  // The depfile lists what protoc read: the set's files that are on disk.
+  for (auto file : result.module->getOps<proto::FileOp>()) {
+    std::string diskFile;
+    if (tree.VirtualFileToDiskFile(file.getName().str(), &diskFile))
+      result.sourceFiles.push_back(diskFile);
+  }
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -468,6 +607,21 @@ ImportResult pbc::importProtos(MLIRContext &ctx, const FrontendOptions &opts,
       result.inputFiles.push_back(*virtualName);
   }
 
+  // Editions files go through a newer protoc, or stop here with a note:
+  // libprotobuf 3.21 would report them as syntax errors.
+  std::vector<std::string> editions = editionsFiles(tree, result.inputFiles);
+  if (!editions.empty()) {
+    std::string protoc = editionsProtoc(opts);
+    if (protoc.empty()) {
+      explainEditions(opts, result.inputFiles, editions, errs);
+      printError(errs, "no protoc that reads editions (27 or later): give "
+                       "one with --protoc=PATH");
+      return result;
+    }
+    return importThroughProtoc(ctx, opts, protoc, tree, result.inputFiles,
+                               errs);
+  }
+
   ScopedLogRedirect logRedirect(errs);
   ErrorPrinter printer(errs);
   gp::compiler::Importer importer(&tree, &printer);
@@ -480,10 +634,8 @@ ImportResult pbc::importProtos(MLIRContext &ctx, const FrontendOptions &opts,
   SmallVector<const gp::FileDescriptor *> files;
   for (const std::string &name : result.inputFiles) {
     const gp::FileDescriptor *file = importer.Import(name);
-    if (!file || printer.hadErrors) {
-      explainEditions(tree, printer.filesWithErrors, errs);
+    if (!file || printer.hadErrors)
       return result;
-    }
     files.push_back(file);
   }
 

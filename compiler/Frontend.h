@@ -33,6 +33,11 @@ struct FrontendOptions {
   /// -I / --proto_path values, in order. Like protoc, each may be
   /// `DIR`, `VIRTUAL=DIR`, or several of those joined with ':'.
   std::vector<std::string> includeDirs;
+  /// A protoc that reads editions files (27 or later), for inputs that are
+  /// or import one; empty: the first `protoc` on PATH, if it is one.
+  std::string protoc;
+  /// The output, as given (-o), for the command the editions note suggests.
+  std::string output;
 };
 
 struct ImportResult {
@@ -53,6 +58,12 @@ struct ImportResult {
 /// are left out (their data is kept as unknown fields). On any error (schema
 /// error, missing file) prints protoc-style diagnostics to `errs` and returns
 /// a null module. Warnings are printed too but do not fail the import.
+///
+/// libprotobuf 3.21 cannot parse protobuf editions (`edition = "2023";`).
+/// When an input is, or imports, an editions file, a protoc 27 or later
+/// (`opts.protoc`, or on PATH) writes the files' descriptor set, which is
+/// imported like `--descriptor_set_in`; without one, one note says what to
+/// do and the import fails.
 ImportResult importProtos(mlir::MLIRContext &ctx, const FrontendOptions &opts,
                           llvm::raw_ostream &errs);
 

@@ -86,6 +86,12 @@ cl::list<std::string> descriptorSetIn(
              "--descriptor_set_out --include_imports) instead of .proto "
              "files; inputs are names in the set. Several: ':'-separated"),
     cl::value_desc("FILE.pb"), cl::sub(compileCmd), cl::cat(compileCat));
+cl::opt<std::string> protocPath(
+    "protoc",
+    cl::desc("A protoc that reads protobuf editions files (27 or later), "
+             "which pbc's libprotobuf 3.21 parser cannot; default: the "
+             "first protoc on PATH, if it is one"),
+    cl::value_desc("path"), cl::sub(compileCmd), cl::cat(compileCat));
 cl::opt<std::string> dependencyOut(
     "dependency_out",
     cl::desc("Write a make-style depfile listing every .proto file read "
@@ -160,6 +166,8 @@ int main(int argc, char **argv) {
   feOptions.includeDirs.assign(includeDirs.begin(), includeDirs.end());
   feOptions.includeDirs.insert(feOptions.includeDirs.end(), protoPaths.begin(),
                                protoPaths.end());
+  feOptions.protoc = protocPath;
+  feOptions.output = output;
   std::vector<std::string> setPaths;
   for (StringRef arg : descriptorSetIn) {
     SmallVector<StringRef> parts;

@@ -4,7 +4,10 @@
 //
 // writes DIR/libx.a, DIR/x.pbc.h and the runtime headers DIR/pbc/*.h: the
 // bytes `pbc compile x.proto -o DIR/libx.a` writes, since both run the same
-// Driver on the same descriptors. OPTIONS is a comma-separated list of
+// Driver on the same descriptors. It says it supports editions 2023 and
+// 2024, whose features it resolves as for a descriptor set
+// (--descriptor_set_in), so a protoc 27 or later hands it editions files.
+// OPTIONS is a comma-separated list of
 //   O=0..3        optimization level (default 2)
 //   target=TRIPLE target triple (default: host)
 //   mcpu=CPU      target CPU
@@ -15,6 +18,7 @@
 //   cpp_header    also write STEM.pbc.hpp (pbc compile --cpp-header)
 //
 //===----------------------------------------------------------------------===//
+#include "DescriptorSet.h"
 #include "Driver.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -23,11 +27,11 @@
 #include "llvm/Support/Path.h"
 
 #include <google/protobuf/compiler/code_generator.h>
-#include <google/protobuf/compiler/plugin.h>
-#include <google/protobuf/descriptor.h>
-#include <google/protobuf/io/zero_copy_stream.h>
-#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/compiler/plugin.pb.h>
 #include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/unknown_field_set.h>
+
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -38,108 +42,108 @@ namespace gp = google::protobuf;
 
 namespace {
 
-class PbcGenerator : public gp::compiler::CodeGenerator {
-public:
-  uint64_t GetSupportedFeatures() const override {
-    return FEATURE_PROTO3_OPTIONAL;
-  }
+namespace plugin = gp::compiler;
 
-  bool Generate(const gp::FileDescriptor *file, const std::string &parameter,
-                gp::compiler::GeneratorContext *context,
-                std::string *error) const override {
-    return GenerateAll({file}, parameter, context, error);
-  }
+/// What a plugin says it supports (CodeGeneratorResponse.supported_features,
+/// a bit mask; libprotoc 3.21 knows only the first bit) and, for editions,
+/// the range of editions (fields 3 and 4 of the response, which 3.21's
+/// plugin.proto lacks: sent as unknown fields, read by protoc 27 and later).
+constexpr uint64_t kFeatureProto3Optional = 1;
+constexpr uint64_t kFeatureSupportsEditions = 2;
+constexpr int kResponseMinimumEdition = 3;
+constexpr int kResponseMaximumEdition = 4;
+constexpr int kEdition2023 = 1000;
+constexpr int kEdition2024 = 1001;
 
-  bool GenerateAll(const std::vector<const gp::FileDescriptor *> &files,
-                   const std::string &parameter,
-                   gp::compiler::GeneratorContext *context,
-                   std::string *error) const override {
-    pbc::DriverOptions base;
-    std::string lib;
-    if (!parseOptions(parameter, base, lib, *error))
-      return false;
-
-    // One compilation per file, or one for all of them, merged into one
-    // set of outputs: the runtime headers each writes are the same bytes,
-    // and protoc refuses a file written twice.
-    std::vector<std::vector<const gp::FileDescriptor *>> groups;
-    if (lib.empty())
-      for (const gp::FileDescriptor *file : files)
-        groups.push_back({file});
-    else
-      groups.push_back(files);
-
-    pbc::OutputMap outputs;
-    for (const auto &group : groups) {
-      pbc::DriverOptions options = base;
-      options.output =
-          lib.empty() ? "lib" + pbc::proto::stemOf(group.front()->name()) + ".a"
-                      : lib;
-      if (!compile(group, options, outputs)) {
-        *error = "pbc could not compile " + group.front()->name() +
-                 " (see the errors above)";
+bool parseOptions(const std::string &parameter, pbc::DriverOptions &options,
+                  std::string &lib, std::string &error) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  plugin::ParseGeneratorParameter(parameter, &pairs);
+  for (const auto &[key, value] : pairs) {
+    if (key == "O") {
+      if (value.size() != 1 || value[0] < '0' || value[0] > '3') {
+        error = "O=" + value + " is not an optimization level (0-3)";
         return false;
       }
-    }
-    for (const auto &[path, data] : outputs) {
-      llvm::SmallString<128> name(path);
-      llvm::sys::path::remove_dots(name, /*remove_dot_dot=*/true);
-      std::unique_ptr<gp::io::ZeroCopyOutputStream> stream(
-          context->Open(std::string(name)));
-      gp::io::CodedOutputStream out(stream.get());
-      out.WriteRaw(data.data(), static_cast<int>(data.size()));
-    }
-    return true;
-  }
-
-private:
-  static bool compile(const std::vector<const gp::FileDescriptor *> &files,
-                      const pbc::DriverOptions &options,
-                      pbc::OutputMap &outputs) {
-    mlir::MLIRContext context;
-    pbc::setUpContext(context);
-    pbc::ImportResult imported =
-        pbc::importDescriptors(context, files, llvm::errs());
-    if (!imported.module)
-      return false;
-    return pbc::compileImported(context, imported, options, outputs) == 0;
-  }
-
-  static bool parseOptions(const std::string &parameter,
-                           pbc::DriverOptions &options, std::string &lib,
-                           std::string &error) {
-    std::vector<std::pair<std::string, std::string>> pairs;
-    gp::compiler::ParseGeneratorParameter(parameter, &pairs);
-    for (const auto &[key, value] : pairs) {
-      if (key == "O") {
-        if (value.size() != 1 || value[0] < '0' || value[0] > '3') {
-          error = "O=" + value + " is not an optimization level (0-3)";
-          return false;
-        }
-        options.codegen.optLevel = value[0] - '0';
-      } else if (key == "target") {
-        options.codegen.triple = value;
-      } else if (key == "mcpu") {
-        options.codegen.cpu = value;
-      } else if (key == "lib") {
-        if (!llvm::StringRef(value).ends_with(".a")) {
-          error = "lib=" + value + ": the archive name must end in .a";
-          return false;
-        }
-        lib = value;
-      } else if (key == "header_dir") {
-        options.headerDir = value;
-      } else if (key == "cpp_header") {
-        options.cppHeader = value.empty() || value == "true" || value == "1";
-      } else {
-        error = "unknown option '" + key +
-                "' (known: O, target, mcpu, lib, header_dir, cpp_header)";
+      options.codegen.optLevel = value[0] - '0';
+    } else if (key == "target") {
+      options.codegen.triple = value;
+    } else if (key == "mcpu") {
+      options.codegen.cpu = value;
+    } else if (key == "lib") {
+      if (!llvm::StringRef(value).ends_with(".a")) {
+        error = "lib=" + value + ": the archive name must end in .a";
         return false;
       }
+      lib = value;
+    } else if (key == "header_dir") {
+      options.headerDir = value;
+    } else if (key == "cpp_header") {
+      options.cppHeader = value.empty() || value == "true" || value == "1";
+    } else {
+      error = "unknown option '" + key +
+              "' (known: O, target, mcpu, lib, header_dir, cpp_header)";
+      return false;
     }
-    return true;
   }
-};
+  return true;
+}
+
+/// Compiles `inputs` (files of the request) to `outputs`. The request's
+/// descriptors go through the same import as a descriptor set, which
+/// resolves editions features that libprotobuf 3.21 cannot.
+bool compile(const plugin::CodeGeneratorRequest &request,
+             const std::vector<std::string> &inputs,
+             const pbc::DriverOptions &options, pbc::OutputMap &outputs) {
+  mlir::MLIRContext context;
+  pbc::setUpContext(context);
+  std::vector<gp::FileDescriptorProto> files(request.proto_file().begin(),
+                                             request.proto_file().end());
+  pbc::ImportResult imported = pbc::importFileDescriptors(
+      context, std::move(files), inputs, "the protoc request", llvm::errs());
+  if (!imported.module)
+    return false;
+  return pbc::compileImported(context, imported, options, outputs) == 0;
+}
+
+/// Serves one request: one compilation per file, or one for all of them
+/// (lib=), merged into one set of outputs: the runtime headers each writes
+/// are the same bytes, and protoc refuses a file written twice.
+void generate(const plugin::CodeGeneratorRequest &request,
+              plugin::CodeGeneratorResponse &response) {
+  pbc::DriverOptions base;
+  std::string lib, error;
+  if (!parseOptions(request.parameter(), base, lib, error)) {
+    response.set_error(error);
+    return;
+  }
+  std::vector<std::vector<std::string>> groups;
+  if (lib.empty())
+    for (const std::string &file : request.file_to_generate())
+      groups.push_back({file});
+  else
+    groups.emplace_back(request.file_to_generate().begin(),
+                        request.file_to_generate().end());
+
+  pbc::OutputMap outputs;
+  for (const auto &group : groups) {
+    pbc::DriverOptions options = base;
+    options.output =
+        lib.empty() ? "lib" + pbc::proto::stemOf(group.front()) + ".a" : lib;
+    if (!compile(request, group, options, outputs)) {
+      response.set_error("pbc could not compile " + group.front() +
+                         " (see the errors above)");
+      return;
+    }
+  }
+  for (const auto &[path, data] : outputs) {
+    llvm::SmallString<128> name(path);
+    llvm::sys::path::remove_dots(name, /*remove_dot_dot=*/true);
+    plugin::CodeGeneratorResponse::File *file = response.add_file();
+    file->set_name(std::string(name));
+    file->set_content(data);
+  }
+}
 
 } // namespace
 
@@ -159,6 +163,28 @@ static void filterLog(gp::LogLevel level, const char *filename, int line,
 
 int main(int argc, char **argv) {
   defaultLogHandler = gp::SetLogHandler(&filterLog);
-  PbcGenerator generator;
-  return gp::compiler::PluginMain(argc, argv, &generator);
+  if (argc > 1) {
+    llvm::errs() << argv[0]
+                 << ": a protoc plugin, run by protoc: protoc "
+                    "--plugin=protoc-gen-pbc=PATH --pbc_out=DIR x.proto\n";
+    return 1;
+  }
+  plugin::CodeGeneratorRequest request;
+  if (!request.ParseFromFileDescriptor(STDIN_FILENO)) {
+    llvm::errs() << argv[0] << ": cannot read a CodeGeneratorRequest\n";
+    return 1;
+  }
+  plugin::CodeGeneratorResponse response;
+  response.set_supported_features(kFeatureProto3Optional |
+                                  kFeatureSupportsEditions);
+  gp::UnknownFieldSet *extra =
+      response.GetReflection()->MutableUnknownFields(&response);
+  extra->AddVarint(kResponseMinimumEdition, kEdition2023);
+  extra->AddVarint(kResponseMaximumEdition, kEdition2024);
+  generate(request, response);
+  if (!response.SerializeToFileDescriptor(STDOUT_FILENO)) {
+    llvm::errs() << argv[0] << ": cannot write the CodeGeneratorResponse\n";
+    return 1;
+  }
+  return 0;
 }

@@ -13,6 +13,7 @@ packages=(
   libupb-dev  # bench/: upb as a measured peer
   valgrind  # bench/: callgrind's client requests (valgrind/callgrind.h), bench/callgrind.sh
   cmake ninja-build python3
+  python3-venv  # scripts/python-deps.sh: PyPI's protoc and python protobuf, the editions reference
   pkg-config make  # test/install: the installed pbc.pc, the Makefile example
   # cross tests (test/e2e/cross-*.test): link for and run on aarch64/riscv64
   gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user

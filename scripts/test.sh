@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/python-deps.sh
 scripts/build.sh
 scripts/conformance.sh
 # Everything the tests need is installed and built now: a test that would

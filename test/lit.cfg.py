@@ -112,6 +112,21 @@ if lit_config.params.get("pbc_sanitize"):
     config.substitutions.insert(
         at, ("%pbc compile", os.path.join(bin_dir, "pbc") + " compile --sanitize=address"))
 
+# A modern protoc (PyPI's grpcio-tools, in build/venv: scripts/python-deps.sh)
+# and python protobuf, the reference for editions.
+venv_python = os.path.join(config.pbc_src_root, "build", "venv", "bin", "python")
+has_modern_protoc = os.path.exists(venv_python) and subprocess.run(
+    [venv_python, "-m", "grpc_tools.protoc", "--version"],
+    capture_output=True).returncode == 0
+optional_feature(config, "modern-protoc", None if has_modern_protoc else
+                 "no build/venv with grpcio-tools (run scripts/python-deps.sh)")
+config.substitutions.append(("%modern_protoc", venv_python + " -m grpc_tools.protoc"))
+config.substitutions.append(("%venv_python", venv_python))
+config.substitutions.append(("%venv_bin", os.path.dirname(venv_python)))
+# PATH with the venv's protoc first (lit's shell expands no $PATH).
+config.substitutions.append(("%venv_path", os.path.dirname(venv_python) + os.pathsep +
+                             config.environment["PATH"]))
+
 # The benchmark binaries (bench/), built when Google Benchmark is installed:
 # the bench-smoke test runs each codec once.
 config.substitutions.append(("%bench_bin", bin_dir))
