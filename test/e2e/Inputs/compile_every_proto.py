@@ -4,7 +4,8 @@ whole with roundtrip_all.c and runs it: every message the library defines
 
     compile_every_proto.py --pbc PBC --cc CC --include PBC_INCLUDE
         --roundtrip roundtrip_all.c --out DIR [--opt N]
-        [--fallback-include DIR]... [--skip NAME]... ROOT | VIRTUAL=ROOT ...
+        [--fallback-include DIR]... [--skip NAME]... [--protoc PROTOC]
+        ROOT | VIRTUAL=ROOT ...
 
 VIRTUAL=ROOT (an installed or shared schema tree): the .proto files of each
 folder are compiled in one pbc call, named VIRTUAL/path-under-ROOT with
@@ -14,7 +15,10 @@ compile it (-I its folder's Inputs/, -I its folder, then the fallbacks),
 since test files in one folder may define the same names.
 
 Files meant to fail are skipped: error-*.proto, anything under bad/, and
---skip names. Prints a line per library and a summary; exits 1 on a failure.
+--skip names. Files written in editions (`edition = ...`) go through
+pbc's --protoc=PROTOC (a protoc 27 or later); without one they are listed
+as skipped, never passed. Prints a line per library and a summary; exits 1
+on a failure.
 """
 import argparse
 import concurrent.futures
@@ -36,7 +40,7 @@ def find_protos(root, skip):
 
 
 def plan(args):
-    """(label, include args, input names) per pbc call."""
+    """(label, include args, input names, written in editions) per pbc call."""
     calls = []
     for spec in args.roots:
         virtual, _, root = spec.rpartition("=")
@@ -44,12 +48,13 @@ def plan(args):
         if virtual:
             by_dir = {}
             for path in find_protos(root, args.skip):
-                by_dir.setdefault(os.path.dirname(path), []).append(
-                    f"{virtual}/{os.path.relpath(path, root)}")
-            for d, names in sorted(by_dir.items()):
+                by_dir.setdefault(os.path.dirname(path), []).append(path)
+            for d, paths in sorted(by_dir.items()):
                 label = f"{virtual}/{os.path.relpath(d, root)}/*.proto"
+                names = [f"{virtual}/{os.path.relpath(p, root)}" for p in paths]
                 calls.append((label.replace("/./", "/"),
-                              [f"-I{virtual}={root}"], names))
+                              [f"-I{virtual}={root}"], names,
+                              any(map(is_editions, paths))))
             continue
         for path in find_protos(root, args.skip):
             here = os.path.dirname(path)
@@ -58,8 +63,16 @@ def plan(args):
                 includes.insert(0, f"-I{os.path.join(here, 'Inputs')}")
             includes += [f"-I{d}" for d in args.fallback_include]
             calls.append((os.path.relpath(path, root), includes,
-                          [os.path.basename(path)]))
+                          [os.path.basename(path)], is_editions(path)))
     return calls
+
+
+EDITION = re.compile(r"^\s*edition\s*=", re.M)
+
+
+def is_editions(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return EDITION.search(f.read()) is not None
 
 
 def run(cmd):
@@ -72,8 +85,9 @@ def check(args, index, includes, names):
     out = os.path.join(args.out, str(index))
     lib = os.path.join(out, "lib.a")
     start = time.monotonic()
-    rc, text = run([args.pbc, "compile", f"-O{args.opt}", *includes, *names,
-                    "-o", lib])
+    protoc = [f"--protoc={args.protoc}"] if args.protoc else []
+    rc, text = run([args.pbc, "compile", f"-O{args.opt}", *protoc, *includes,
+                    *names, "-o", lib])
     seconds = time.monotonic() - start
     if rc != 0:
         return False, f"pbc exited {rc}:\n{text}", seconds
@@ -97,10 +111,18 @@ def main():
     ap.add_argument("--opt", default="0")
     ap.add_argument("--fallback-include", action="append", default=[])
     ap.add_argument("--skip", action="append", default=[])
+    ap.add_argument("--protoc")
     ap.add_argument("roots", nargs="+")
     args = ap.parse_args()
+    if args.protoc and not os.access(args.protoc, os.X_OK):
+        print(f"note: no protoc at {args.protoc}: editions files are skipped")
+        args.protoc = None
 
     calls = plan(args)
+    if not args.protoc:
+        for label, *_ in [c for c in calls if c[3]]:
+            print(f"skipped: {label}: written in editions, no --protoc")
+        calls = [c for c in calls if not c[3]]
     start = time.monotonic()
     failed = files = 0
     # The big schemas first, so the two cores finish together.
@@ -108,7 +130,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         futures = {i: pool.submit(check, args, i, calls[i][1], calls[i][2])
                    for i in order}
-        for i, (label, _, names) in enumerate(calls):
+        for i, (label, _, names, _) in enumerate(calls):
             ok, detail, seconds = futures[i].result()
             failed += not ok
             files += len(names)
