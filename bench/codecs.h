@@ -162,38 +162,61 @@ private:
   pbc_decode_options options_ = {};
 };
 
-// pbc's encode of decoded messages, with or without asking for the size
-// first (T_encode itself never needs it).
+// pbc's encode of decoded messages, the ways a caller can hold its buffer.
+enum class PbcEncodeMode {
+  SizeFirst, // T_encoded_size, then T_encode into exactly that (a length prefix)
+  Exact,     // T_encode into a buffer of the exact size, known beforehand
+  Large,     // T_encode into a reused 1 MiB buffer: the bytes move to its front
+  AtEnd,     // T_encode_at_end into the same buffer: they stay at its end
+};
+
 class PbcSerialize : public Codec {
 public:
-  PbcSerialize(const Dataset &d, bool size_first)
-      : Codec(Payloads(d)), info_(pbc_find_message(d.message)),
-        size_first_(size_first), out_(1 << 21) {
+  PbcSerialize(const Dataset &d, PbcEncodeMode mode)
+      : Codec(Payloads(d)), info_(pbc_find_message(d.message)), mode_(mode),
+        out_(1 << 20) {
     pbc_arena_init(&arena_, nullptr, 0);
     for (const std::string &p : payloads_) {
       ms_.emplace_back(info_ ? info_->struct_size : 0);
-      if (info_)
+      if (info_) {
         info_->decode(ms_.back().data(), reinterpret_cast<const uint8_t *>(p.data()),
                       p.size(), &arena_);
+        sizes_.push_back(info_->encoded_size(ms_.back().data()));
+      }
     }
   }
   ~PbcSerialize() override { pbc_arena_destroy(&arena_); }
   bool Run() override {
     if (!info_) return false;
     bool ok = true;
-    for (const auto &m : ms_) {
-      size_t cap = size_first_ ? info_->encoded_size(m.data()) : out_.size();
+    for (size_t i = 0; i < ms_.size(); ++i) {
+      const void *m = ms_[i].data();
       size_t n;
-      ok &= info_->encode(m.data(), out_.data(), cap, &n) == PBC_OK;
+      uint8_t *start;
+      switch (mode_) {
+      case PbcEncodeMode::SizeFirst:
+        ok &= info_->encode(m, out_.data(), info_->encoded_size(m), &n) == PBC_OK;
+        break;
+      case PbcEncodeMode::Exact:
+        ok &= info_->encode(m, out_.data(), sizes_[i], &n) == PBC_OK;
+        break;
+      case PbcEncodeMode::Large:
+        ok &= info_->encode(m, out_.data(), out_.size(), &n) == PBC_OK;
+        break;
+      case PbcEncodeMode::AtEnd:
+        ok &= info_->encode_at_end(m, out_.data(), out_.size(), &start, &n) == PBC_OK;
+        break;
+      }
     }
     return ok;
   }
 
 private:
   const pbc_message_info *info_;
-  bool size_first_;
+  PbcEncodeMode mode_;
   std::vector<uint8_t> out_;
   std::vector<std::vector<char>> ms_;
+  std::vector<size_t> sizes_;
   pbc_arena arena_;
 };
 

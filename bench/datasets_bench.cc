@@ -36,9 +36,15 @@ const std::vector<Contender> &Contenders() {
       {"libprotobuf_serialize",
        [](const Dataset &d) { return std::make_unique<LibprotobufSerialize>(d); }},
       {"pbc_size_encode",
-       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, true); }},
+       [](const Dataset &d) {
+         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::SizeFirst);
+       }},
+      {"pbc_encode_exact",
+       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Exact); }},
       {"pbc_encode",
-       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, false); }},
+       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Large); }},
+      {"pbc_encode_at_end",
+       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd); }},
 #ifdef PBC_BENCH_HAVE_UPB
       {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
       {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},

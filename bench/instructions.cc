@@ -17,7 +17,8 @@ using namespace pbcbench;
 // What Make knows, for `--codecs` (callgrind.sh and lit ask which peers were built).
 static const char *const kCodecs[] = {
     "libprotobuf_parse", "libprotobuf_parse_arena", "libprotobuf_serialize", "pbc_parse",
-    "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode",
+    "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode_exact",
+    "pbc_encode",        "pbc_encode_at_end",
 #ifdef PBC_BENCH_HAVE_UPB
     "upb_parse",         "upb_serialize",
 #endif
@@ -29,8 +30,11 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "libprotobuf_serialize") return std::make_unique<LibprotobufSerialize>(d);
   if (codec == "pbc_parse") return std::make_unique<PbcParse>(d, false);
   if (codec == "pbc_parse_copy") return std::make_unique<PbcParse>(d, true);
-  if (codec == "pbc_size_encode") return std::make_unique<PbcSerialize>(d, true);
-  if (codec == "pbc_encode") return std::make_unique<PbcSerialize>(d, false);
+  if (codec == "pbc_size_encode")
+    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::SizeFirst);
+  if (codec == "pbc_encode_exact") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Exact);
+  if (codec == "pbc_encode") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Large);
+  if (codec == "pbc_encode_at_end") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd);
 #ifdef PBC_BENCH_HAVE_UPB
   if (codec == "upb_parse") return std::make_unique<UpbParse>(d);
   if (codec == "upb_serialize") return std::make_unique<UpbSerialize>(d);

@@ -28,8 +28,8 @@ namespace {
 // schemas (or pbc versions with the same support block) be included in one
 // translation unit.
 const char kSupport[] = R"(
-#ifndef PBC_CPP_SUPPORT_V1
-#define PBC_CPP_SUPPORT_V1
+#ifndef PBC_CPP_SUPPORT_V2
+#define PBC_CPP_SUPPORT_V2
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -178,6 +178,18 @@ result<std::size_t> encode(const T &m, span<std::uint8_t> out) {
   return s == PBC_OK ? result<std::size_t>::success(written)
                      : result<std::size_t>::failure(s);
 }
+/* Serializes into the end of `out` and returns the bytes, a view into
+ * `out`: no move whatever the buffer's size (see T_encode_at_end). */
+template <class T>
+result<span<std::uint8_t>> encode_at_end(const T &m, span<std::uint8_t> out) {
+  std::uint8_t *start = nullptr;
+  std::size_t written = 0;
+  pbc_status s = message_traits<T>::encode_at_end(&m, out.data(), out.size(),
+                                                  &start, &written);
+  return s == PBC_OK
+             ? result<span<std::uint8_t>>::success(span<std::uint8_t>(start, written))
+             : result<span<std::uint8_t>>::failure(s);
+}
 /* Serializes into a new std::string (which allocates). */
 template <class T> result<std::string> encode_to_string(const T &m) {
   std::string out(encoded_size(m), '\0');
@@ -197,7 +209,7 @@ template <class T> const pbc_message_info &info() {
 }
 
 } // namespace pbc
-#endif /* PBC_CPP_SUPPORT_V1 */
+#endif /* PBC_CPP_SUPPORT_V2 */
 )";
 
 /// A path as comment text: itself unless it could end the comment.
@@ -296,6 +308,11 @@ void CppHeaderWriter::emitFile(FileOp file) {
        << "  static pbc_status encode(const " << type
        << " *m, std::uint8_t *p, std::size_t cap, std::size_t *written) {\n"
        << "    return " << fn("encode") << "(m, p, cap, written);\n  }\n"
+       << "  static pbc_status encode_at_end(const " << type
+       << " *m, std::uint8_t *p, std::size_t cap, std::uint8_t **start, "
+          "std::size_t *written) {\n"
+       << "    return " << fn("encode_at_end")
+       << "(m, p, cap, start, written);\n  }\n"
        << "  static bool is_initialized(const " << type << " *m) {\n"
        << "    return " << fn("is_initialized") << "(m);\n  }\n"
        << "  static const pbc_message_info &info() { return ::"

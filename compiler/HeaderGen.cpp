@@ -127,7 +127,17 @@ const char kUsage[] = R"(
  *       The exact size of the encoding.
  *   pbc_status T_encode(const T *m, uint8_t *buf, size_t cap,
  *                       size_t *written);
- *       Serializes into buf, byte-identical to libprotobuf.
+ *       Serializes into buf, byte-identical to libprotobuf: one walk that
+ *       writes the bytes at the end of buf, then moves them to its front
+ *       (no move when cap is T_encoded_size(m)).
+ *   pbc_status T_encode_at_end(const T *m, uint8_t *buf, size_t cap,
+ *                              uint8_t **start, size_t *written);
+ *       The same bytes, left where the walk writes them: [*start, buf +
+ *       cap) (the room below *start may be overwritten too). No move
+ *       whatever cap is: the fastest serialization when the
+ *       bytes can be used where they are (written out, sent, copied once).
+ *       Too small a cap: PBC_ERR_BUFFER_TOO_SMALL, *start = buf, *written
+ *       the size needed.
  *   pbc_status T_write(const T *m, pbc_writer *w);
  *       The same bytes, appended to a scattered writer (pbc/writer.h).
  *   extern const pbc_message_info T_info;

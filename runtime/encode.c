@@ -106,22 +106,47 @@ encode_did_not_fit(const void *m, size_t *written, pbc_size_fn size) {
   return n == 0 ? PBC_OK : PBC_ERR_BUFFER_TOO_SMALL;
 }
 
-/* One walk: the encoder writes backwards from the end of the buffer,
- * checking its room, and the result moves to the front. Only when it does
- * not fit is the size computed, to tell the caller how much is needed. */
+/* One walk, backwards from buf + cap (clamped: no encoding reaches 2 GiB,
+ * so a larger cap only means "no limit", and the clamp keeps buf + cap a
+ * valid pointer; what fits is below INT32_MAX, so only the size path
+ * checks the limit). Returns where the bytes start, NULL when they do not
+ * fit (or there is no buffer). */
+static uint8_t *encode_backwards(const void *m, uint8_t *buf, size_t *cap,
+                                 pbc_encode_fn encode) {
+  if (*cap > (size_t)INT32_MAX) *cap = (size_t)INT32_MAX;
+  /* An empty message writes nothing, and buf may be NULL when cap is 0. */
+  uint8_t *start = buf ? encode(m, buf + *cap, buf) : NULL;
+  assert(start == NULL || (buf <= start && start <= buf + *cap));
+  return start;
+}
+
+/* T_encode: the bytes at buf. The one walk writes them at the end of the
+ * buffer and they move to the front: nothing when the buffer has the exact
+ * size, else a copy of the encoding (T_encode_at_end has none). Only when
+ * they do not fit is the size computed, to tell the caller how much is
+ * needed. */
 pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
                          size_t *written, pbc_size_fn size,
                          pbc_encode_fn encode) {
-  /* No encoding reaches 2 GiB: a larger cap only means "no limit", and
-   * clamping it keeps buf + cap a valid pointer. What fits in the clamped
-   * cap is below INT32_MAX, so only the size path checks the limit. */
-  if (cap > (size_t)INT32_MAX) cap = (size_t)INT32_MAX;
-  /* An empty message writes nothing, and buf may be NULL when cap is 0. */
-  uint8_t *start = buf ? encode(m, buf + cap, buf) : NULL;
+  uint8_t *start = encode_backwards(m, buf, &cap, encode);
   if (start == NULL) return encode_did_not_fit(m, written, size);
-  assert(buf <= start && start <= buf + cap); /* it wrote within its room */
   size_t n = (size_t)(buf + cap - start);
   if (start != buf) memmove(buf, start, n);
   set_written(written, n);
+  return PBC_OK;
+}
+
+/* T_encode_at_end: the bytes where the one walk leaves them, ending at
+ * buf + cap. */
+pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
+                                uint8_t **start, size_t *written,
+                                pbc_size_fn size, pbc_encode_fn encode) {
+  uint8_t *first = encode_backwards(m, buf, &cap, encode);
+  if (first == NULL) {
+    if (start != NULL) *start = buf;
+    return encode_did_not_fit(m, written, size);
+  }
+  if (start != NULL) *start = first;
+  set_written(written, (size_t)(buf + cap - first));
   return PBC_OK;
 }

@@ -69,6 +69,10 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
 pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
                          size_t *written, pbc_size_fn size,
                          pbc_encode_fn encode);
+/* Behind T_encode_at_end: the one walk, and no move. */
+pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
+                                uint8_t **start, size_t *written,
+                                pbc_size_fn size, pbc_encode_fn encode);
 
 /* Records the first error and returns NULL, so callers can `return
  * pbc_rt_fail(d, ...)`. */

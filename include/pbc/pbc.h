@@ -123,6 +123,8 @@ typedef struct pbc_message_info {
   pbc_status (*write)(const void *m, pbc_writer *w); /* T_write */
   bool (*is_initialized)(const void *m);
   const void *internal_decoder; /* for pbc_decode; not a user API */
+  pbc_status (*encode_at_end)(const void *m, uint8_t *buf, size_t cap,
+                              uint8_t **start, size_t *written);
 } pbc_message_info;
 
 /* NULL when no linked library defines `full_name`. Each message T's record

@@ -609,6 +609,70 @@ class PbcMessage {
     return true;
   }
 
+  // T_encode and T_encode_at_end into buffers larger than the encoding, from
+  // the exact size to 1 MiB: both give `want`, T_encode at buf and
+  // T_encode_at_end ending at buf + cap (*start says where), and neither
+  // writes outside [buf, buf + cap) (the encoder's wide stores may land in
+  // the room below the bytes, as documented).
+  // Then T_encode_at_end into one byte too few: BUFFER_TOO_SMALL, the size.
+  bool EncodeIntoLargerBuffers(const std::string &want, std::string *err) {
+    constexpr size_t kLarge = size_t{1} << 20;
+    size_t n = want.size();
+    if (n > kLarge) return true;
+    if (large_.empty()) large_.resize(kLarge + 2 * kCanary);
+    uint8_t *buf = large_.data() + kCanary;
+    for (size_t cap : {n, n + 1, n + 7, n + 4096, kLarge}) {
+      if (cap > kLarge) continue;
+      std::string at = " (encoded size " + std::to_string(n) + ", cap " + std::to_string(cap) + ")";
+      std::fill(large_.begin(), large_.begin() + cap + 2 * kCanary, kCanaryByte);
+      size_t written = 12345;
+      pbc_status s = info_->encode(mem_, buf, cap, &written);
+      if (s != PBC_OK || written != n || memcmp(buf, want.data(), n) != 0) {
+        *err = std::string("encode into a larger buffer: ") + StatusName(s) + ", wrote " +
+               std::to_string(written) + " bytes" +
+               (s == PBC_OK && written == n ? ", not the exact-size bytes" : "") + at;
+        return false;
+      }
+      if (!AllCanary(large_.data(), kCanary) || !AllCanary(buf + cap, kCanary)) {
+        *err = "encode wrote outside [buf, buf + cap)" + at;
+        return false;
+      }
+      std::fill(large_.begin(), large_.begin() + cap + 2 * kCanary, kCanaryByte);
+      uint8_t *start = nullptr;
+      written = 12345;
+      s = info_->encode_at_end(mem_, buf, cap, &start, &written);
+      if (s != PBC_OK || written != n || start != buf + cap - n ||
+          memcmp(start, want.data(), n) != 0) {
+        *err = std::string("encode_at_end: ") + StatusName(s) + ", wrote " +
+               std::to_string(written) + " bytes at buf + " +
+               std::to_string(start ? start - buf : -1) + ", want the encode bytes at buf + " +
+               std::to_string(cap - n) + at;
+        return false;
+      }
+      if (!AllCanary(large_.data(), kCanary) || !AllCanary(buf + cap, kCanary)) {
+        *err = "encode_at_end wrote outside [buf, buf + cap)" + at;
+        return false;
+      }
+    }
+    if (n > 0) {
+      uint8_t *start = nullptr;
+      size_t written = 12345;
+      std::fill(large_.begin(), large_.begin() + n + 2 * kCanary, kCanaryByte);
+      pbc_status s = info_->encode_at_end(mem_, buf, n - 1, &start, &written);
+      if (s != PBC_ERR_BUFFER_TOO_SMALL || written != n || start != buf) {
+        *err = std::string("encode_at_end with cap = encoded_size - 1: ") + StatusName(s) +
+               ", written " + std::to_string(written) +
+               ", want PBC_ERR_BUFFER_TOO_SMALL, the encoded size and *start = buf";
+        return false;
+      }
+      if (!AllCanary(large_.data(), kCanary) || !AllCanary(buf + n - 1, kCanary + 1)) {
+        *err = "encode_at_end into a too-small buffer wrote outside it";
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Checks init: nothing set (encodes to nothing), struct_size respected.
   bool CheckInit(std::string *err) {
     memset(mem_, 0xa5, info_->struct_size);
@@ -643,9 +707,11 @@ class PbcMessage {
   }
 
  private:
+  // memcmp against a block of canaries: the 1 MiB checks stay cheap under ASan.
   static bool AllCanary(const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++)
-      if (p[i] != kCanaryByte) return false;
+    static const std::vector<uint8_t> canaries(4096, kCanaryByte);
+    for (size_t at = 0; at < n; at += canaries.size())
+      if (memcmp(p + at, canaries.data(), std::min(n - at, canaries.size())) != 0) return false;
     return true;
   }
   bool CanaryIntact() const { return AllCanary(mem_ + info_->struct_size, kCanary); }
@@ -656,6 +722,7 @@ class PbcMessage {
   pbc_arena arena_;
   pbc_arena block_arena_;
   pbc_arena capped_;
+  std::vector<uint8_t> large_; // EncodeIntoLargerBuffers' 1 MiB, allocated once
   alignas(16) uint8_t block_[512];
   GuardedInput input_;
 };
@@ -2145,6 +2212,7 @@ class Checker {
     if (out != bytes)
       return Fail("forward encode", "pbc re-encoding differs from libprotobuf's bytes", bytes,
                   &bytes, &out);
+    if (!pbc_->EncodeIntoLargerBuffers(out, &err)) return Fail("forward encode", err, bytes);
     if (Opaque()) return true;
     // (b) reverse: libprotobuf reads pbc's bytes back.
     std::unique_ptr<Message> back = ctx_.schema->New(d_);

@@ -89,6 +89,14 @@ static void proto3() {
   std::printf("truncated: %s\n", bad.error());
   std::uint8_t small[2];
   EXPECT(pbc::encode(m, small).status() == PBC_ERR_BUFFER_TOO_SMALL);
+
+  // encode_at_end: the same bytes, a view of the end of a larger buffer.
+  std::vector<std::uint8_t> scratch(copy.size() + 100);
+  pbc::result<pbc::span<std::uint8_t>> tail = pbc::encode_at_end(again, scratch);
+  EXPECT(tail.ok() && tail->size() == copy.size() &&
+         tail->data() + tail->size() == scratch.data() + scratch.size() &&
+         std::vector<std::uint8_t>(tail->begin(), tail->end()) == copy);
+  EXPECT(pbc::encode_at_end(m, small).status() == PBC_ERR_BUFFER_TOO_SMALL);
   arena.reset();
 
   pbc::arena capped;

@@ -139,7 +139,8 @@ void CodecContext::declareCodecs(const MessagePlan &m) {
       declare(codec);
   for (abi::Runtime fn : {abi::Runtime::pbc_writer_status,
                           abi::Runtime::pbc_rt_decode,
-                          abi::Runtime::pbc_rt_encode})
+                          abi::Runtime::pbc_rt_encode,
+                          abi::Runtime::pbc_rt_encode_at_end})
     declareRuntime(fn);
 }
 

@@ -17,6 +17,7 @@ namespace abi = pbc::abi;
 using abi::Role;
 
 void pbc::proto::buildEntryPoints(CodecContext &cx, const MessagePlan &m) {
+  // (T_decode, T_encode, T_encode_at_end, T_write.)
   OpBuilder &b = cx.b;
   Location loc = cx.loc;
   Block *entry = cx.define(m, Role::Decode);
@@ -36,6 +37,15 @@ void pbc::proto::buildEntryPoints(CodecContext &cx, const MessagePlan &m) {
                       {entry->getArgument(0), entry->getArgument(1),
                        entry->getArgument(2), entry->getArgument(3), size,
                        enc});
+  b.create<LLVM::ReturnOp>(loc, st);
+
+  entry = cx.define(m, Role::EncodeAtEnd);
+  size = cx.addressOf(m, Role::EncodedSize);
+  enc = cx.addressOf(m, Role::Encoder);
+  st = cx.callRuntime(abi::Runtime::pbc_rt_encode_at_end,
+                      {entry->getArgument(0), entry->getArgument(1),
+                       entry->getArgument(2), entry->getArgument(3),
+                       entry->getArgument(4), size, enc});
   b.create<LLVM::ReturnOp>(loc, st);
 
   // T_write sizes the message once; pbc__T_wr writes it into the writer's

@@ -1,4 +1,4 @@
-// EntryPoints.cpp: T_decode, T_encode and T_write hand the message's own
+// EntryPoints.cpp: T_decode, T_encode, T_encode_at_end and T_write hand the message's own
 // functions to the runtime, which does the bookkeeping.
 // RUN: pbc-opt %s -split-input-file -proto-layout -proto-to-wire | FileCheck %s
 
@@ -16,14 +16,22 @@ proto.message @M file "a.proto" {
 // CHECK: llvm.call @pbc_rt_decode(
 // CHECK-SAME: %arg0, %arg1, %arg2, %arg3, %[[INIT]], %[[DEC]], %[[ISINIT]])
 // CHECK-NEXT: llvm.return
-// T_encode: pbc_rt_encode sizes the buffer with T_encoded_size and runs
-// the backwards encoder.
+// T_encode: pbc_rt_encode runs the backwards encoder and moves the bytes to
+// the front; T_encoded_size only tells a too-small buffer what it needs.
 // CHECK-LABEL: llvm.func @M_encode(
 // CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.addressof @M_encoded_size : !llvm.ptr
 // CHECK-NEXT: %[[ENC:.*]] = llvm.mlir.addressof @pbc__M_enc : !llvm.ptr
 // CHECK: llvm.call @pbc_rt_encode(
 // CHECK-SAME: %arg0, %arg1, %arg2, %arg3, %[[SIZE]], %[[ENC]])
 // CHECK-NEXT: llvm.return
+// T_encode_at_end: the same walk, the start handed back (%arg3), no move.
+// CHECK-LABEL: llvm.func @M_encode_at_end(
+// CHECK-SAME: %arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr, %arg4: !llvm.ptr) -> i32
+// CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.addressof @M_encoded_size : !llvm.ptr
+// CHECK-NEXT: %[[ENC:.*]] = llvm.mlir.addressof @pbc__M_enc : !llvm.ptr
+// CHECK-NEXT: %[[ST:.*]] = llvm.call @pbc_rt_encode_at_end(
+// CHECK-SAME: %arg0, %arg1, %arg2, %arg3, %arg4, %[[SIZE]], %[[ENC]])
+// CHECK-NEXT: llvm.return %[[ST]] : i32
 
 // -----
 

@@ -18,10 +18,11 @@ proto.message @M.Inner file "a.proto" {
 // CHECK: llvm.mlir.global internal constant @pbc__M_name("M\00")
 // weak_odr like the functions: libraries that share an import don't clash.
 // CHECK: llvm.mlir.global weak_odr constant @M_info()
-// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
+// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // full_name, struct_size, then the functions: init, decode, encoded_size,
-// encode, write, is_initialized, internal_decoder.
+// encode, write, is_initialized, internal_decoder, encode_at_end (appended:
+// records built before it keep their layout).
 // CHECK-NEXT: %[[NAME:.*]] = llvm.mlir.addressof @pbc__M_name : !llvm.ptr
 // CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-NEXT: %[[INIT:.*]] = llvm.mlir.addressof @M_init : !llvm.ptr
@@ -31,6 +32,7 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[WRITE:.*]] = llvm.mlir.addressof @M_write : !llvm.ptr
 // CHECK-NEXT: %[[ISINIT:.*]] = llvm.mlir.addressof @M_is_initialized : !llvm.ptr
 // CHECK-NEXT: %[[DEC:.*]] = llvm.mlir.addressof @pbc__M_dec : !llvm.ptr
+// CHECK-NEXT: %[[ATEND:.*]] = llvm.mlir.addressof @M_encode_at_end : !llvm.ptr
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[NAME]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[SIZE]], %[[R1]][1]
 // CHECK-NEXT: %[[R3:.*]] = llvm.insertvalue %[[INIT]], %[[R2]][2]
@@ -40,7 +42,8 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[R7:.*]] = llvm.insertvalue %[[WRITE]], %[[R6]][6]
 // CHECK-NEXT: %[[R8:.*]] = llvm.insertvalue %[[ISINIT]], %[[R7]][7]
 // CHECK-NEXT: %[[R9:.*]] = llvm.insertvalue %[[DEC]], %[[R8]][8]
-// CHECK-NEXT: llvm.return %[[R9]]
+// CHECK-NEXT: %[[R10:.*]] = llvm.insertvalue %[[ATEND]], %[[R9]][9]
+// CHECK-NEXT: llvm.return %[[R10]]
 // The section holds a pointer to the record, not the record: every entry
 // is 8 bytes whatever the record's alignment padding. Writable, so a PIE
 // needs no text relocation.
