@@ -21,7 +21,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 using namespace llvm;
 using namespace pbc;
@@ -111,24 +113,56 @@ public:
     // One object per .proto file: two libraries that share an import then
     // share its object's symbols instead of clashing. The runtime is an
     // object of its own (weak symbols, like the rest), which the others
-    // inline from but do not repeat.
-    std::vector<pbc::ArchiveMember> members;
-    for (auto file : module.getOps<pbc::proto::FileOp>()) {
-      std::string name = file.getName().str();
-      auto object = compile(**codegen, module, {name}, Emit::Obj, name);
-      if (!object)
-        return fail(toString(object.takeError()));
-      members.push_back({memberNameOf(name), std::move(*object)});
-    }
-    auto runtime = (*codegen)->buildRuntimeModule();
-    if (!runtime)
-      return fail(toString(runtime.takeError()));
-    auto runtimeObject =
-        (*codegen)->emit(**runtime, pbc::OutputKind::Object);
-    if (!runtimeObject)
-      return fail(toString(runtimeObject.takeError()));
+    // inline from but do not repeat. The objects are independent, so they
+    // are compiled on up to `jobs` threads, each with a code generator
+    // (an LLVMContext) of its own; the archive lists them in input order,
+    // the same bytes whatever the number of threads.
+    std::vector<std::string> files;
+    for (auto file : module.getOps<pbc::proto::FileOp>())
+      files.push_back(file.getName().str());
+    std::vector<pbc::ArchiveMember> members(files.size() + 1);
+    for (size_t i = 0; i < files.size(); ++i)
+      members[i].name = memberNameOf(files[i]);
     // Not a name memberNameOf gives a .proto file (those end in .pbc.o).
-    members.push_back({"pbc_runtime.o", std::move(*runtimeObject)});
+    members.back().name = "pbc_runtime.o";
+    std::vector<std::string> errors(members.size());
+    auto build = [&](pbc::CodeGen &cg, size_t i) {
+      Expected<std::string> object =
+          i < files.size()
+              ? compile(cg, module, {files[i]}, Emit::Obj, files[i])
+              : emitRuntime(cg);
+      if (object)
+        members[i].data = std::move(*object);
+      else
+        errors[i] = toString(object.takeError());
+    };
+    unsigned jobs = std::min<size_t>(jobCount(), members.size());
+    if (jobs <= 1) {
+      for (size_t i = 0; i < members.size(); ++i)
+        build(**codegen, i);
+    } else {
+      std::atomic<size_t> next{0};
+      auto worker = [&](pbc::CodeGen &cg) {
+        for (size_t i; (i = next++) < members.size();)
+          build(cg, i);
+      };
+      std::vector<std::unique_ptr<pbc::CodeGen>> more;
+      for (unsigned j = 1; j < jobs; ++j) {
+        auto cg = pbc::CodeGen::create(cgOptions);
+        if (!cg)
+          return fail(toString(cg.takeError()));
+        more.push_back(std::move(*cg));
+      }
+      std::vector<std::thread> threads;
+      for (auto &cg : more)
+        threads.emplace_back(worker, std::ref(*cg));
+      worker(**codegen);
+      for (std::thread &t : threads)
+        t.join();
+    }
+    for (const std::string &error : errors)
+      if (!error.empty())
+        return fail(error);
     mlir::TimingScope archiveTime = stage("archive");
     auto archive = pbc::writeArchive(members);
     if (!archive)
@@ -145,6 +179,24 @@ private:
 
   mlir::TimingScope stage(StringRef name) {
     return options.timing ? options.timing->nest(name) : mlir::TimingScope();
+  }
+
+  /// How many objects to compile at once: --jobs, else one per hardware
+  /// thread. One with -v: MLIR's timing scopes and LLVM's pass timers are
+  /// not thread-safe, and a serial profile is the one worth reading.
+  unsigned jobCount() const {
+    if (options.timing)
+      return 1;
+    if (options.jobs)
+      return options.jobs;
+    return std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  Expected<std::string> emitRuntime(pbc::CodeGen &codegen) {
+    auto runtime = codegen.buildRuntimeModule();
+    if (!runtime)
+      return runtime.takeError();
+    return codegen.emit(**runtime, pbc::OutputKind::Object);
   }
 
   /// Runs the lowering stages `first` to `last` on `module`, generating

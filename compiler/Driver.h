@@ -46,6 +46,9 @@ struct DriverOptions {
   bool cppHeader = false;
   /// -v: each stage is timed under this scope (null: not timed).
   mlir::TimingScope *timing = nullptr;
+  /// An archive's objects compiled at once (--jobs); 0: one per hardware
+  /// thread. -v compiles them one at a time.
+  unsigned jobs = 0;
 };
 
 /// File contents by path, written together once everything succeeded.

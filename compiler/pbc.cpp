@@ -107,6 +107,11 @@ cl::list<Sanitizer> sanitize(
                           "libFuzzer coverage (link with -fsanitize=fuzzer)")),
     cl::sub(compileCmd), cl::cat(compileCat));
 
+cl::opt<unsigned> jobs(
+    "j",
+    cl::desc("Compile up to N of a library's objects at once (default: one "
+             "per hardware thread; -v compiles one at a time)"),
+    cl::value_desc("N"), cl::Prefix, cl::sub(compileCmd), cl::cat(compileCat));
 cl::opt<bool> verbose(
     "v",
     cl::desc("Print the stages and where time went (MLIR and LLVM pass "
@@ -188,6 +193,7 @@ int main(int argc, char **argv) {
   if (verbose)
     options.timing = &rootTime;
   options.cppHeader = cppHeader;
+  options.jobs = jobs;
   options.output = output;
   options.headerDir = headerDir;
   if (emit.getNumOccurrences())
