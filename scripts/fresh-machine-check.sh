@@ -24,7 +24,8 @@
 # Inside a chroot:
 # - /proc, /sys and /dev (with /dev/pts and /dev/shm, which lit's worker
 #   processes need for their semaphores) are bind-mounted from the host,
-#   and /etc/resolv.conf copied for apt. Everything is unmounted on exit,
+#   /etc/resolv.conf copied for apt, and this machine's pip configuration
+#   and local certificate authorities for pip (scripts/python-deps.sh). Everything is unmounted on exit,
 #   interrupted or not, before the root is removed.
 # - The cross tests (test/e2e/cross-*.test) run their aarch64/riscv64
 #   programs as `qemu-ARCH PROGRAM`, statically linked, so they need
@@ -142,6 +143,22 @@ elif [ -f /etc/apt/sources.list ]; then
   grep -E '^deb[[:space:]]' /etc/apt/sources.list >"$root/etc/apt/sources.list" || true
 fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+# This machine's way to the package registries over TLS, copied like
+# resolv.conf: its pip configuration (/etc/pip.conf) and the local
+# certificate authorities of its network (/usr/local/share/ca-certificates,
+# e.g. a proxy that re-signs TLS), with the bundle built from them, which
+# the ca-certificates package rebuilds the same way if install-deps pulls
+# it in. A machine that reaches PyPI directly has neither and needs
+# neither; the project installs nothing from them.
+if [ -f /etc/pip.conf ]; then cp /etc/pip.conf "$root/etc/pip.conf"; fi
+if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
+if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+  mkdir -p "$root/etc/ssl/certs"
+  cp -L /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+fi
 
 # A clean clone of HEAD: what a user gets from the repository.
 head=$(git -C "$repo" rev-parse HEAD)
