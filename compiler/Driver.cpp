@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -189,7 +190,9 @@ private:
       return 1;
     if (options.jobs)
       return options.jobs;
-    return std::max(1u, std::thread::hardware_concurrency());
+    // The CPUs this process may run on (its affinity mask), not the
+    // machine's: a build pinned to two CPUs gets two threads.
+    return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   }
 
   Expected<std::string> emitRuntime(pbc::CodeGen &codegen) {
