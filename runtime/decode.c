@@ -364,7 +364,7 @@ size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {
   }
   /* At most 7 bytes: vectorized, this loop's constants would sit in vector
    * registers across the whole decoder it inlines into. */
-#pragma clang loop vectorize(disable) interleave(disable)
+PBC_LOOP_SCALAR
   for (; p < end; p++) n += *p < 0x80;
   return n;
 }

@@ -38,5 +38,13 @@
  * PBC_VECTOR_SIZE(32);`. */
 #define PBC_VECTOR_SIZE(bytes) __attribute__((vector_size(bytes)))
 #endif
+/* Before a loop that must stay scalar. Clang's spelling; the bitcode pbc
+ * embeds is built by clang, and GCC (the unit tests' runtime) does not
+ * vectorize such short loops at -O2 anyway. */
+#if defined(__clang__)
+#define PBC_LOOP_SCALAR _Pragma("clang loop vectorize(disable) interleave(disable)")
+#else
+#define PBC_LOOP_SCALAR
+#endif
 
 #endif /* PBC_PORT_H */
