@@ -8,7 +8,8 @@
 #
 # IMPORT_DIRS are the -I directories (default: each .proto file's folder);
 # relative paths are from the current source directory. OPTIONS go to
-# `pbc compile` as they are (e.g. -O3, --target=aarch64-linux-gnu,
+# `pbc compile` as they are (e.g. -O3, -j1 where the build already runs
+# many pbc at once, --target=aarch64-linux-gnu,
 # --cpp-header for STEM.pbc.hpp).
 #
 # The archive is rebuilt when a .proto file, any file it imports (pbc writes
