@@ -14,6 +14,12 @@
 #
 # The archive is rebuilt when a .proto file, any file it imports (pbc writes
 # a depfile), or the pbc executable changes, and only then.
+#
+# pbc puts each function and object in a section of its own, so a program
+# linked with --gc-sections leaves out the runtime code it never reaches:
+# <target> asks for --gc-sections on the links that use it when the
+# project's linker takes it (set PBC_GC_SECTIONS to OFF before the call to
+# leave the link as it is).
 function(pbc_add_library target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "PROTOS;IMPORT_DIRS;OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -71,4 +77,18 @@ function(pbc_add_library target)
     IMPORTED_LOCATION ${archive}
     INTERFACE_INCLUDE_DIRECTORIES ${out_dir})
   add_dependencies(${target} ${target}_pbc_generate)
+  if(_pbc_linker_gc_sections AND NOT (DEFINED PBC_GC_SECTIONS AND NOT PBC_GC_SECTIONS))
+    set_property(TARGET ${target} PROPERTY INTERFACE_LINK_OPTIONS "LINKER:--gc-sections")
+  endif()
 endfunction()
+
+# Whether the project's linker takes --gc-sections, asked once, in the
+# first language the project enabled (C or C++).
+get_property(_pbc_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+foreach(_pbc_language IN ITEMS C CXX)
+  if(_pbc_language IN_LIST _pbc_languages)
+    include(CheckLinkerFlag)
+    check_linker_flag(${_pbc_language} "LINKER:--gc-sections" _pbc_linker_gc_sections)
+    break()
+  endif()
+endforeach()

@@ -301,9 +301,15 @@ std::unique_ptr<TargetMachine> CodeGen::createMachine() const {
                           : options.optLevel == 1 ? CodeGenOptLevel::Less
                           : options.optLevel == 2 ? CodeGenOptLevel::Default
                                                   : CodeGenOptLevel::Aggressive;
+  // A section per function and per object, as clang's -ffunction-sections
+  // -fdata-sections: a program linked with --gc-sections keeps only the
+  // code it reaches (the runtime functions it never calls, above all).
+  TargetOptions targetOptions;
+  targetOptions.FunctionSections = true;
+  targetOptions.DataSections = true;
   return std::unique_ptr<TargetMachine>(target->createTargetMachine(
       options.triple, options.cpu, baselineFeatures(Triple(options.triple)),
-      TargetOptions(), Reloc::PIC_, std::nullopt, level));
+      targetOptions, Reloc::PIC_, std::nullopt, level));
 }
 
 /// Links the runtime in, for LLVM to inline it into the generated code and
