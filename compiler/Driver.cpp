@@ -127,40 +127,35 @@ public:
     // Not a name memberNameOf gives a .proto file (those end in .pbc.o).
     members.back().name = "pbc_runtime.o";
     std::vector<std::string> errors(members.size());
-    auto build = [&](pbc::CodeGen &cg, size_t i) {
-      Expected<std::string> object =
-          i < files.size()
-              ? compile(cg, module, {files[i]}, Emit::Obj, files[i])
-              : emitRuntime(cg);
-      if (object)
-        members[i].data = std::move(*object);
-      else
-        errors[i] = toString(object.takeError());
+    // Each worker takes the next object; this thread is one of them, with
+    // the code generator it already has.
+    std::atomic<size_t> next{0};
+    auto worker = [&](pbc::CodeGen &cg) {
+      for (size_t i; (i = next++) < members.size();) {
+        Expected<std::string> object =
+            i < files.size()
+                ? compile(cg, module, {files[i]}, Emit::Obj, files[i])
+                : emitRuntime(cg);
+        if (object)
+          members[i].data = std::move(*object);
+        else
+          errors[i] = toString(object.takeError());
+      }
     };
     unsigned jobs = std::min<size_t>(jobCount(), members.size());
-    if (jobs <= 1) {
-      for (size_t i = 0; i < members.size(); ++i)
-        build(**codegen, i);
-    } else {
-      std::atomic<size_t> next{0};
-      auto worker = [&](pbc::CodeGen &cg) {
-        for (size_t i; (i = next++) < members.size();)
-          build(cg, i);
-      };
-      std::vector<std::unique_ptr<pbc::CodeGen>> more;
-      for (unsigned j = 1; j < jobs; ++j) {
-        auto cg = pbc::CodeGen::create(cgOptions);
-        if (!cg)
-          return fail(toString(cg.takeError()));
-        more.push_back(std::move(*cg));
-      }
-      std::vector<std::thread> threads;
-      for (auto &cg : more)
-        threads.emplace_back(worker, std::ref(*cg));
-      worker(**codegen);
-      for (std::thread &t : threads)
-        t.join();
+    std::vector<std::unique_ptr<pbc::CodeGen>> more;
+    for (unsigned j = 1; j < jobs; ++j) {
+      auto cg = pbc::CodeGen::create(cgOptions);
+      if (!cg)
+        return fail(toString(cg.takeError()));
+      more.push_back(std::move(*cg));
     }
+    std::vector<std::thread> threads;
+    for (auto &cg : more)
+      threads.emplace_back(worker, std::ref(*cg));
+    worker(**codegen);
+    for (std::thread &t : threads)
+      t.join();
     for (const std::string &error : errors)
       if (!error.empty())
         return fail(error);

@@ -16,43 +16,35 @@ using namespace pbc::proto;
 namespace abi = pbc::abi;
 using abi::Role;
 
+/// An entry point that hands its arguments to the runtime function `fn`,
+/// followed by the addresses of the message's own `codecs`: the runtime
+/// does the bookkeeping, and inlining it turns those into direct calls.
+static void forwardToRuntime(CodecContext &cx, const MessagePlan &m,
+                             Role entryRole, abi::Runtime fn,
+                             ArrayRef<Role> codecs) {
+  Block *entry = cx.define(m, entryRole);
+  SmallVector<Value> args(entry->getArguments());
+  for (Role codec : codecs)
+    args.push_back(cx.addressOf(m, codec));
+  cx.b.create<LLVM::ReturnOp>(cx.loc, cx.callRuntime(fn, args));
+}
+
 void pbc::proto::buildEntryPoints(CodecContext &cx, const MessagePlan &m) {
-  // (T_decode, T_encode, T_encode_at_end, T_write.)
   OpBuilder &b = cx.b;
   Location loc = cx.loc;
-  Block *entry = cx.define(m, Role::Decode);
-  Value init = cx.addressOf(m, Role::Init);
-  Value dec = cx.addressOf(m, Role::Decoder);
-  Value check = cx.addressOf(m, Role::IsInitialized);
-  Value st = cx.callRuntime(
-      abi::Runtime::pbc_rt_decode,
-      {entry->getArgument(0), entry->getArgument(1), entry->getArgument(2),
-       entry->getArgument(3), init, dec, check});
-  b.create<LLVM::ReturnOp>(loc, st);
-
-  entry = cx.define(m, Role::Encode);
-  Value size = cx.addressOf(m, Role::EncodedSize);
-  Value enc = cx.addressOf(m, Role::Encoder);
-  st = cx.callRuntime(abi::Runtime::pbc_rt_encode,
-                      {entry->getArgument(0), entry->getArgument(1),
-                       entry->getArgument(2), entry->getArgument(3), size,
-                       enc});
-  b.create<LLVM::ReturnOp>(loc, st);
-
-  entry = cx.define(m, Role::EncodeAtEnd);
-  size = cx.addressOf(m, Role::EncodedSize);
-  enc = cx.addressOf(m, Role::Encoder);
-  st = cx.callRuntime(abi::Runtime::pbc_rt_encode_at_end,
-                      {entry->getArgument(0), entry->getArgument(1),
-                       entry->getArgument(2), entry->getArgument(3),
-                       entry->getArgument(4), size, enc});
-  b.create<LLVM::ReturnOp>(loc, st);
+  forwardToRuntime(cx, m, Role::Decode, abi::Runtime::pbc_rt_decode,
+                   {Role::Init, Role::Decoder, Role::IsInitialized});
+  forwardToRuntime(cx, m, Role::Encode, abi::Runtime::pbc_rt_encode,
+                   {Role::EncodedSize, Role::Encoder});
+  forwardToRuntime(cx, m, Role::EncodeAtEnd,
+                   abi::Runtime::pbc_rt_encode_at_end,
+                   {Role::EncodedSize, Role::Encoder});
 
   // T_write sizes the message once; pbc__T_wr writes it into the writer's
   // chunk, or forwards through the writer (Write.cpp).
-  entry = cx.define(m, Role::Write);
+  Block *entry = cx.define(m, Role::Write);
   Value msg = entry->getArgument(0), w = entry->getArgument(1);
-  size = cx.call(m, Role::EncodedSize, msg);
+  Value size = cx.call(m, Role::EncodedSize, msg);
   cx.call(m, Role::Writer, {msg, w, size});
   b.create<LLVM::ReturnOp>(
       loc, cx.callRuntime(abi::Runtime::pbc_writer_status, w));
