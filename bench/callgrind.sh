@@ -9,8 +9,8 @@ bin=$build/bin/pbc_bench_instructions
 datasets=("$@")
 [ ${#datasets[@]} -gt 0 ] || datasets=(message1_proto2 message1_proto3 message2 string_heavy packed_heavy)
 codecs=(libprotobuf_parse libprotobuf_parse_arena pbc_parse pbc_parse_copy
-        libprotobuf_serialize pbc_size_encode pbc_encode_exact pbc_encode
-        pbc_encode_at_end)
+        pbc_table_parse libprotobuf_serialize pbc_size_encode pbc_encode_exact
+        pbc_encode pbc_encode_at_end pbc_table_size_encode)
 # upb's codecs exist when bench/ was built with libupb-dev.
 if "$bin" --codecs | grep -x upb_parse >/dev/null; then
   codecs+=(upb_parse upb_serialize)

@@ -133,12 +133,17 @@ private:
 
 // pbc's decode into an arena reset before each message, on a reused 1 MiB
 // block: zero-copy (strings are views of the input) or copying the input.
+// pbc's decode: T_decode, T_decode copying the input first, or the
+// table-driven decoder (pbc_table_decode: the message's description, no
+// generated code).
+enum class PbcParseMode { Generated, CopyInput, Table };
+
 class PbcParse : public Codec {
 public:
-  PbcParse(const Dataset &d, bool copy)
-      : Codec(Payloads(d)), info_(pbc_find_message(d.message)),
+  PbcParse(const Dataset &d, PbcParseMode mode)
+      : Codec(Payloads(d)), info_(pbc_find_message(d.message)), mode_(mode),
         m_(info_ ? info_->struct_size : 0), block_(1 << 20) {
-    options_.copy_input = copy;
+    options_.copy_input = mode == PbcParseMode::CopyInput;
     pbc_arena_init(&arena_, block_.data(), block_.size());
   }
   ~PbcParse() override { pbc_arena_destroy(&arena_); }
@@ -148,15 +153,24 @@ public:
     for (const std::string &p : payloads_) {
       pbc_arena_reset(&arena_);
       const uint8_t *bytes = reinterpret_cast<const uint8_t *>(p.data());
-      ok &= (options_.copy_input
-                 ? pbc_decode(info_, m_.data(), bytes, p.size(), &arena_, &options_)
-                 : info_->decode(m_.data(), bytes, p.size(), &arena_)) == PBC_OK;
+      switch (mode_) {
+      case PbcParseMode::Generated:
+        ok &= info_->decode(m_.data(), bytes, p.size(), &arena_) == PBC_OK;
+        break;
+      case PbcParseMode::CopyInput:
+        ok &= pbc_decode(info_, m_.data(), bytes, p.size(), &arena_, &options_) == PBC_OK;
+        break;
+      case PbcParseMode::Table:
+        ok &= pbc_table_decode(info_, m_.data(), bytes, p.size(), &arena_, nullptr) == PBC_OK;
+        break;
+      }
     }
     return ok;
   }
 
 private:
   const pbc_message_info *info_;
+  PbcParseMode mode_;
   std::vector<char> m_, block_;
   pbc_arena arena_;
   pbc_decode_options options_ = {};
@@ -168,6 +182,10 @@ enum class PbcEncodeMode {
   Exact,     // T_encode into a buffer of the exact size, known beforehand
   Large,     // T_encode into a reused 1 MiB buffer: the bytes move to its front
   AtEnd,     // T_encode_at_end into the same buffer: they stay at its end
+  // The table-driven codec (pbc_table_*: the message's description, no
+  // generated code), the same two ways as SizeFirst and Exact.
+  TableSizeFirst,
+  TableExact,
 };
 
 class PbcSerialize : public Codec {
@@ -205,6 +223,13 @@ public:
         break;
       case PbcEncodeMode::AtEnd:
         ok &= info_->encode_at_end(m, out_.data(), out_.size(), &start, &n) == PBC_OK;
+        break;
+      case PbcEncodeMode::TableSizeFirst:
+        ok &= pbc_table_encode(info_, m, out_.data(), pbc_table_encoded_size(info_, m), &n) ==
+              PBC_OK;
+        break;
+      case PbcEncodeMode::TableExact:
+        ok &= pbc_table_encode(info_, m, out_.data(), sizes_[i], &n) == PBC_OK;
         break;
       }
     }

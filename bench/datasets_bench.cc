@@ -30,9 +30,12 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<LibprotobufParse>(d); }},
       {"libprotobuf_parse_arena",
        [](const Dataset &d) { return std::make_unique<LibprotobufArenaParse>(d); }},
-      {"pbc_parse", [](const Dataset &d) { return std::make_unique<PbcParse>(d, false); }},
+      {"pbc_parse",
+       [](const Dataset &d) { return std::make_unique<PbcParse>(d, PbcParseMode::Generated); }},
       {"pbc_parse_copy",
-       [](const Dataset &d) { return std::make_unique<PbcParse>(d, true); }},
+       [](const Dataset &d) { return std::make_unique<PbcParse>(d, PbcParseMode::CopyInput); }},
+      {"pbc_table_parse",
+       [](const Dataset &d) { return std::make_unique<PbcParse>(d, PbcParseMode::Table); }},
       {"libprotobuf_serialize",
        [](const Dataset &d) { return std::make_unique<LibprotobufSerialize>(d); }},
       {"pbc_size_encode",
@@ -45,6 +48,14 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Large); }},
       {"pbc_encode_at_end",
        [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd); }},
+      {"pbc_table_size_encode",
+       [](const Dataset &d) {
+         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableSizeFirst);
+       }},
+      {"pbc_table_encode_exact",
+       [](const Dataset &d) {
+         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableExact);
+       }},
 #ifdef PBC_BENCH_HAVE_UPB
       {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
       {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},

@@ -18,7 +18,8 @@ using namespace pbcbench;
 static const char *const kCodecs[] = {
     "libprotobuf_parse", "libprotobuf_parse_arena", "libprotobuf_serialize", "pbc_parse",
     "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode_exact",
-    "pbc_encode",        "pbc_encode_at_end",
+    "pbc_encode",        "pbc_encode_at_end", "pbc_table_parse",
+    "pbc_table_size_encode",
 #ifdef PBC_BENCH_HAVE_UPB
     "upb_parse",         "upb_serialize",
 #endif
@@ -28,13 +29,16 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "libprotobuf_parse") return std::make_unique<LibprotobufParse>(d);
   if (codec == "libprotobuf_parse_arena") return std::make_unique<LibprotobufArenaParse>(d);
   if (codec == "libprotobuf_serialize") return std::make_unique<LibprotobufSerialize>(d);
-  if (codec == "pbc_parse") return std::make_unique<PbcParse>(d, false);
-  if (codec == "pbc_parse_copy") return std::make_unique<PbcParse>(d, true);
+  if (codec == "pbc_parse") return std::make_unique<PbcParse>(d, PbcParseMode::Generated);
+  if (codec == "pbc_parse_copy") return std::make_unique<PbcParse>(d, PbcParseMode::CopyInput);
+  if (codec == "pbc_table_parse") return std::make_unique<PbcParse>(d, PbcParseMode::Table);
   if (codec == "pbc_size_encode")
     return std::make_unique<PbcSerialize>(d, PbcEncodeMode::SizeFirst);
   if (codec == "pbc_encode_exact") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Exact);
   if (codec == "pbc_encode") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Large);
   if (codec == "pbc_encode_at_end") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd);
+  if (codec == "pbc_table_size_encode")
+    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableSizeFirst);
 #ifdef PBC_BENCH_HAVE_UPB
   if (codec == "upb_parse") return std::make_unique<UpbParse>(d);
   if (codec == "upb_serialize") return std::make_unique<UpbSerialize>(d);

@@ -17,6 +17,7 @@
 #include <google/protobuf/descriptor_database.h>
 #include <google/protobuf/unknown_field_set.h>
 
+#include <map>
 #include <set>
 
 using namespace pbc;
@@ -130,6 +131,7 @@ struct EditionsOverrides {
   std::set<std::string> implicitFields; // "pkg.Msg.field"
   std::set<std::string> utf8Fields;
   std::set<std::string> openEnums;      // "pkg.Enum"
+  std::map<std::string, int> editions;  // file name -> Edition number
 };
 
 bool isPackable(gp::FieldDescriptorProto::Type type) {
@@ -251,9 +253,13 @@ int editionOf(const gp::FileDescriptorProto &file) {
 /// checks the result.
 mlir::LogicalResult applyOverrides(mlir::ModuleOp module,
                                    const EditionsOverrides &overrides) {
-  if (overrides.implicitFields.empty() && overrides.utf8Fields.empty() &&
-      overrides.openEnums.empty())
+  if (overrides.editions.empty())
     return mlir::success();
+  module.walk([&](pbc::proto::FileOp f) {
+    auto it = overrides.editions.find(f.getName().str());
+    if (it != overrides.editions.end())
+      f.setEdition(it->second);
+  });
   module.walk([&](pbc::proto::EnumOp e) {
     if (overrides.openEnums.count(e.getSymName().str()))
       e.setClosed(false);
@@ -302,6 +308,7 @@ bool addFile(gp::FileDescriptorProto &file, const std::string &origin,
       return false;
     }
     EditionsRewriter(overrides).rewrite(file, Features());
+    overrides.editions[file.name()] = edition;
   }
   if (!db.Add(file)) {
     printError(errs, origin + ": cannot use the descriptor of " + file.name());

@@ -10,6 +10,7 @@
 #include "DescriptorSet.h"
 #include "Diagnostics.h"
 
+#include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Proto/ProtoDialect.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
@@ -489,7 +490,7 @@ private:
         FileLineColLoc::get(&ctx, file->name(), 1, 1), file->name(),
         file->package(),
         isProto2(file) ? proto::Syntax::Proto2 : proto::Syntax::Proto3,
-        builder.getArrayAttr(imports));
+        /*edition=*/nullptr, builder.getArrayAttr(imports));
     for (int i = 0; i < file->enum_type_count(); ++i)
       addEnum(file->enum_type(i));
     for (int i = 0; i < file->message_type_count(); ++i)
@@ -567,6 +568,11 @@ private:
 
     TypedAttr defaultValue = defaultValueOf(builder, field);
 
+    // Recorded only when the schema's differs from the derived one.
+    StringAttr jsonName;
+    if (field->json_name() != proto::jsonName(field->name()))
+      jsonName = builder.getStringAttr(field->json_name());
+
     // libprotobuf 3.21 checks UTF-8 only for proto3 `string` fields.
     bool utf8 = field->type() == gp::FieldDescriptor::TYPE_STRING &&
                 !isProto2(field->file());
@@ -578,7 +584,7 @@ private:
         proto::CardinalityAttr::get(&ctx, cardinalityOf(field)),
         field->is_packed() ? builder.getUnitAttr() : nullptr,
         utf8 ? builder.getUnitAttr() : nullptr,
-        closed ? builder.getUnitAttr() : nullptr, defaultValue,
+        closed ? builder.getUnitAttr() : nullptr, defaultValue, jsonName,
         /*offset=*/nullptr, /*presence_bit=*/nullptr);
   }
 

@@ -29,6 +29,7 @@
 #undef PBC_PARAM
 typedef const char *pbc_info_NAME;
 typedef size_t pbc_info_SIZE;
+typedef const pbc_message_desc *pbc_info_DESC;
 
 /* The codecs the runtime calls through pointers. */
 _Static_assert(PBC_SAME_TYPE((pbc_init_fn)0, pbc_codec_Init_fn), "abi.def: init");
@@ -89,3 +90,17 @@ PBC_CHECK_VIEW(pbc_str)
 PBC_CHECK_VIEW(pbc_bytes)
 typedef PBC_REPEATED(double) pbc_abi_repeated;
 PBC_CHECK_VIEW(pbc_abi_repeated)
+
+/* The description's records: each member where its row says, as large as
+ * its type (PTR: any pointer), and each record as large as its row says. */
+#define PBC_DESC_RECORD(Record, ctype, size)                                   \
+  typedef ctype pbc_desc_##Record;                                             \
+  _Static_assert(sizeof(ctype) == size, "abi.def: " #ctype "'s size");
+#include "abi.def"
+#define PBC_DESC_MEMBER(Record, member, type, offset)                          \
+  _Static_assert(offsetof(pbc_desc_##Record, member) == offset,                \
+                 "abi.def: " #Record "." #member " is out of place");          \
+  _Static_assert(sizeof(((pbc_desc_##Record *)0)->member) ==                   \
+                     sizeof(pbc_abi_##type),                                   \
+                 "abi.def: " #Record "." #member " has another size");
+#include "abi.def"

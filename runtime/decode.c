@@ -303,11 +303,17 @@ PBC_NOINLINE static void *grow_array(pbc_decoder *d, void *data, size_t size,
   return grown;
 }
 
-pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
-                              pbc_arena *arena, pbc_init_fn init,
-                              pbc_decode_fn decode,
-                              pbc_check_fn is_initialized,
-                              const pbc_decode_options *options) {
+/* The bookkeeping of a decode: the input (copied first if asked), the
+ * decoder state, init, the fields by the generated decoder `decode` or, when
+ * `table` is not NULL, by the table-driven one from its description, then
+ * the required-field check. Inlined into each T_decode, where `table` is
+ * NULL and its branch folds away. */
+static inline pbc_status decode_message(void *m, const uint8_t *buf,
+                                        size_t len, pbc_arena *arena,
+                                        pbc_init_fn init, pbc_decode_fn decode,
+                                        const pbc_message_info *table,
+                                        pbc_check_fn is_initialized,
+                                        const pbc_decode_options *options) {
   /* An empty input may come as NULL; give the decoder a real address so its
    * pointer arithmetic never touches NULL. */
   static const uint8_t empty[1];
@@ -324,7 +330,10 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
     buf = copy;
     set_input(&d, buf, len);
   }
-  if (decode(m, buf, buf + len, &d, 0) != NULL) {
+  const uint8_t *end =
+      table ? pbc_table_decode_fields(table, m, buf, buf + len, &d, 0)
+            : decode(m, buf, buf + len, &d, 0);
+  if (end != NULL) {
     /* Errors are sticky (a decoder that recorded one fails), and every
      * level a decoder opened it closed. */
     assert(d.status == PBC_OK && d.depth == 0);
@@ -334,6 +343,15 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
   /* A decoder that fails without saying why is a bug in the generated code;
    * still report an error, never success on input it rejected. */
   return d.status != PBC_OK ? d.status : PBC_ERR_TRUNCATED;
+}
+
+pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
+                              pbc_arena *arena, pbc_init_fn init,
+                              pbc_decode_fn decode,
+                              pbc_check_fn is_initialized,
+                              const pbc_decode_options *options) {
+  return decode_message(m, buf, len, arena, init, decode, NULL, is_initialized,
+                        options);
 }
 
 pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
@@ -349,6 +367,13 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
   return pbc_rt_decode_with(m, buf, len, arena, info->init,
                             (pbc_decode_fn)info->internal_decoder,
                             info->is_initialized, options);
+}
+
+pbc_status pbc_table_decode(const pbc_message_info *info, void *m,
+                            const uint8_t *buf, size_t len, pbc_arena *arena,
+                            const pbc_decode_options *options) {
+  return decode_message(m, buf, len, arena, info->init, NULL, info,
+                        info->is_initialized, options);
 }
 
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {

@@ -90,12 +90,10 @@ static void set_written(size_t *written, size_t n) {
   if (written != NULL) *written = n;
 }
 
-/* The message did not fit (or there was no buffer): its size tells the
- * caller how big a buffer to retry with. Out of line: the fitting case is
- * the one to keep short. */
-PBC_NOINLINE static pbc_status
-encode_did_not_fit(const void *m, size_t *written, pbc_size_fn size) {
-  size_t n = size(m);
+/* The message did not fit (or there was no buffer): its size `n` tells
+ * the caller how big a buffer to retry with. Out of line: the fitting case
+ * is the one to keep short. */
+PBC_NOINLINE static pbc_status did_not_fit(size_t n, size_t *written) {
   /* libprotobuf refuses to serialize 2 GiB or more, and lengths on the wire
    * are read back as int32, so neither side could use such a message. */
   if (n > INT32_MAX) {
@@ -106,34 +104,55 @@ encode_did_not_fit(const void *m, size_t *written, pbc_size_fn size) {
   return n == 0 ? PBC_OK : PBC_ERR_BUFFER_TOO_SMALL;
 }
 
-/* One walk, backwards from buf + cap (clamped: no encoding reaches 2 GiB,
- * so a larger cap only means "no limit", and the clamp keeps buf + cap a
- * valid pointer; what fits is below INT32_MAX, so only the size path
- * checks the limit). Returns where the bytes start, NULL when they do not
- * fit (or there is no buffer). */
-static uint8_t *encode_backwards(const void *m, uint8_t *buf, size_t *cap,
+/* A larger cap than any encoding (they stay below 2 GiB) only means "no
+ * limit": clamped, buf + cap stays a valid pointer, and what fits is below
+ * INT32_MAX, so only the size path checks the limit. */
+static size_t clamp_cap(size_t cap) {
+  return cap > (size_t)INT32_MAX ? (size_t)INT32_MAX : cap;
+}
+
+/* One walk, backwards from buf + cap. Returns where the bytes start, NULL
+ * when they do not fit (or there is no buffer). */
+static uint8_t *encode_backwards(const void *m, uint8_t *buf, size_t cap,
                                  pbc_encode_fn encode) {
-  if (*cap > (size_t)INT32_MAX) *cap = (size_t)INT32_MAX;
   /* An empty message writes nothing, and buf may be NULL when cap is 0. */
-  uint8_t *start = buf ? encode(m, buf + *cap, buf) : NULL;
-  assert(start == NULL || (buf <= start && start <= buf + *cap));
+  uint8_t *start = buf ? encode(m, buf + cap, buf) : NULL;
+  assert(start == NULL || (buf <= start && start <= buf + cap));
   return start;
 }
 
-/* T_encode: the bytes at buf. The one walk writes them at the end of the
- * buffer and they move to the front: nothing when the buffer has the exact
- * size, else a copy of the encoding (T_encode_at_end has none). Only when
- * they do not fit is the size computed, to tell the caller how much is
- * needed. */
-pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
-                         size_t *written, pbc_size_fn size,
-                         pbc_encode_fn encode) {
-  uint8_t *start = encode_backwards(m, buf, &cap, encode);
-  if (start == NULL) return encode_did_not_fit(m, written, size);
+/* The bytes the walk wrote at [start, buf + cap), moved to buf: nothing
+ * when the buffer has the exact size, else a copy of the encoding
+ * (T_encode_at_end has none). */
+static pbc_status move_to_front(uint8_t *buf, size_t cap, uint8_t *start,
+                                size_t *written) {
   size_t n = (size_t)(buf + cap - start);
   if (start != buf) memmove(buf, start, n);
   set_written(written, n);
   return PBC_OK;
+}
+
+/* T_encode: the bytes at buf. Only when they do not fit is the size
+ * computed, to tell the caller how much is needed. */
+pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
+                         size_t *written, pbc_size_fn size,
+                         pbc_encode_fn encode) {
+  cap = clamp_cap(cap);
+  uint8_t *start = encode_backwards(m, buf, cap, encode);
+  if (start == NULL) return did_not_fit(size(m), written);
+  return move_to_front(buf, cap, start, written);
+}
+
+/* The same through the message's description (table_encode.c). */
+pbc_status pbc_table_encode(const pbc_message_info *info, const void *m,
+                            uint8_t *buf, size_t cap, size_t *written) {
+  cap = clamp_cap(cap);
+  uint8_t *start =
+      buf ? pbc_table_encode_backwards(info, m, buf + cap, buf) : NULL;
+  assert(start == NULL || (buf <= start && start <= buf + cap));
+  if (start == NULL)
+    return did_not_fit(pbc_table_encoded_size(info, m), written);
+  return move_to_front(buf, cap, start, written);
 }
 
 /* T_encode_at_end: the bytes where the one walk leaves them, ending at
@@ -141,10 +160,11 @@ pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
 pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
                                 uint8_t **start, size_t *written,
                                 pbc_size_fn size, pbc_encode_fn encode) {
-  uint8_t *first = encode_backwards(m, buf, &cap, encode);
+  cap = clamp_cap(cap);
+  uint8_t *first = encode_backwards(m, buf, cap, encode);
   if (first == NULL) {
     if (start != NULL) *start = buf;
-    return encode_did_not_fit(m, written, size);
+    return did_not_fit(size(m), written);
   }
   if (start != NULL) *start = first;
   set_written(written, (size_t)(buf + cap - first));

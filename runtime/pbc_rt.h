@@ -74,6 +74,19 @@ pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
                                 uint8_t **start, size_t *written,
                                 pbc_size_fn size, pbc_encode_fn encode);
 
+/* The table-driven encoder (table_encode.c): writes `m` backwards ending at
+ * `end`, no lower than `limit`; returns where it starts, NULL when it does
+ * not fit. */
+uint8_t *pbc_table_encode_backwards(const pbc_message_info *info,
+                                    const void *m, uint8_t *end,
+                                    uint8_t *limit);
+
+/* The table-driven decoder (table_decode.c): what pbc__T_dec does, for
+ * any message, from its description. */
+const uint8_t *pbc_table_decode_fields(const pbc_message_info *info, void *m,
+                                       const uint8_t *p, const uint8_t *end,
+                                       pbc_decoder *d, uint32_t group);
+
 /* Records the first error and returns NULL, so callers can `return
  * pbc_rt_fail(d, ...)`. */
 const uint8_t *pbc_rt_fail(pbc_decoder *d, pbc_status s);

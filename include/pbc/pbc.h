@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pbc/desc.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -125,7 +127,29 @@ typedef struct pbc_message_info {
   const void *internal_decoder; /* for pbc_decode; not a user API */
   pbc_status (*encode_at_end)(const void *m, uint8_t *buf, size_t cap,
                               uint8_t **start, size_t *written);
+  const pbc_message_desc *desc; /* its fields, oneofs, names: pbc/desc.h */
 } pbc_message_info;
+
+/* Bytes one element of a repeated field, or a singular scalar, string or
+ * bytes value, takes in its struct: 8, 4 or 1 (bool) by its type, a view
+ * PBC_VIEW_BYTES, a message element its message's struct_size (a singular
+ * message is a pointer). */
+static inline size_t pbc_field_value_bytes(const pbc_message_desc *d,
+                                           const pbc_field_desc *f) {
+  switch (f->type) {
+  case PBC_TYPE_DOUBLE: case PBC_TYPE_INT64: case PBC_TYPE_UINT64:
+  case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64:
+    return 8;
+  case PBC_TYPE_BOOL:
+    return 1;
+  case PBC_TYPE_STRING: case PBC_TYPE_BYTES:
+    return PBC_VIEW_BYTES;
+  case PBC_TYPE_MESSAGE: case PBC_TYPE_GROUP:
+    return ((const pbc_message_info *)d->links[f->link])->struct_size;
+  default:
+    return 4;
+  }
+}
 
 /* NULL when no linked library defines `full_name`. Each message T's record
  * is also declared in its header as `T_info`. */
@@ -140,6 +164,20 @@ const pbc_message_info *pbc_message_at(size_t i);
 pbc_status pbc_decode(const pbc_message_info *info, void *m,
                       const uint8_t *buf, size_t len, pbc_arena *arena,
                       const pbc_decode_options *options);
+
+/* ---- The table-driven codec ---------------------------------------------
+ * Any message through its description (info->desc, pbc/desc.h) instead of
+ * its generated code: the same results as pbc_decode (T_decode with
+ * options), T_encoded_size and T_encode, byte for byte and status for
+ * status. Generic code that has only a message's info can use it; it is
+ * what the compact tier's messages will run. (Decoding still calls the
+ * message's T_init and T_is_initialized.) */
+pbc_status pbc_table_decode(const pbc_message_info *info, void *m,
+                            const uint8_t *buf, size_t len, pbc_arena *arena,
+                            const pbc_decode_options *options);
+size_t pbc_table_encoded_size(const pbc_message_info *info, const void *m);
+pbc_status pbc_table_encode(const pbc_message_info *info, const void *m,
+                            uint8_t *buf, size_t cap, size_t *written);
 
 #ifdef __cplusplus
 }

@@ -106,6 +106,7 @@
 #include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include "description_check.h"
 #include "pbc/pbc.h"
 
 namespace gp = google::protobuf;
@@ -514,15 +515,20 @@ class PbcMessage {
     void *p = nullptr;
     if (posix_memalign(&p, 64, n) != 0) Die("out of memory");
     mem_ = static_cast<uint8_t *>(p);
+    if (posix_memalign(&p, 64, n) != 0) Die("out of memory");
+    table_mem_ = static_cast<uint8_t *>(p);
     pbc_arena_init(&arena_, nullptr, 0);
     pbc_arena_init(&block_arena_, block_, sizeof block_);
     pbc_arena_init(&capped_, nullptr, 0);
+    pbc_arena_init(&table_arena_, nullptr, 0);
   }
   ~PbcMessage() {
     pbc_arena_destroy(&arena_);
     pbc_arena_destroy(&block_arena_);
     pbc_arena_destroy(&capped_);
+    pbc_arena_destroy(&table_arena_);
     free(mem_);
+    free(table_mem_);
   }
   PbcMessage(const PbcMessage &) = delete;
   PbcMessage &operator=(const PbcMessage &) = delete;
@@ -558,7 +564,54 @@ class PbcMessage {
       *err = "decode wrote past struct_size (" + std::to_string(info_->struct_size) + ")";
       return static_cast<pbc_status>(-1);
     }
+    if (!TableDecodes(buf, in.size(), byte_cap, options, s, err))
+      return static_cast<pbc_status>(-1);
     return s;
+  }
+
+  // The table-driven decoder (pbc_table_decode, driven by the description)
+  // on the same input with the same options, into a struct of its own: the
+  // generated decoder's status `want`, and when both succeed a struct that
+  // encodes to the same bytes.
+  bool TableDecodes(const uint8_t *buf, size_t len, size_t byte_cap,
+                    const pbc_decode_options *options, pbc_status want, std::string *err) {
+    memset(table_mem_, 0xa5, info_->struct_size);
+    memset(table_mem_ + info_->struct_size, kCanaryByte, kCanary);
+    pbc_arena_destroy(&table_arena_);
+    pbc_arena_init(&table_arena_, nullptr, 0);
+    if (byte_cap != SIZE_MAX) pbc_arena_set_max_bytes(&table_arena_, byte_cap);
+    pbc_status s = pbc_table_decode(info_, table_mem_, buf, len, &table_arena_, options);
+    if (!AllCanary(table_mem_ + info_->struct_size, kCanary)) {
+      *err = "pbc_table_decode wrote past struct_size";
+      return false;
+    }
+    // Malformed wire data is rejected by both, but which of these statuses
+    // the generated decoder reports can depend on where the fault is: below
+    // its read limit it reads a value unchecked, past the end of a
+    // sub-message (a length of 8 bytes crossing it is BAD_LENGTH there,
+    // TRUNCATED near the input's end, as the table decoder says everywhere).
+    auto malformed = [](pbc_status x) {
+      return x == PBC_ERR_TRUNCATED || x == PBC_ERR_MALFORMED_VARINT ||
+             x == PBC_ERR_BAD_LENGTH || x == PBC_ERR_BAD_WIRE_TYPE ||
+             x == PBC_ERR_BAD_FIELD_NUMBER || x == PBC_ERR_END_GROUP;
+    };
+    if (s != want && !(malformed(s) && malformed(want))) {
+      *err = std::string("pbc_table_decode returned ") + StatusName(s) +
+             ", the generated decoder " + StatusName(want);
+      return false;
+    }
+    if (s != PBC_OK) return true;
+    size_t n = info_->encoded_size(mem_), tn = info_->encoded_size(table_mem_);
+    std::string a(n, '\0'), b(tn, '\0');
+    size_t wa = 0, wb = 0;
+    info_->encode(mem_, reinterpret_cast<uint8_t *>(a.data()), n, &wa);
+    info_->encode(table_mem_, reinterpret_cast<uint8_t *>(b.data()), tn, &wb);
+    if (a != b) {
+      *err = "the struct pbc_table_decode filled encodes to other bytes (" +
+             std::to_string(tn) + ") than the generated decoder's (" + std::to_string(n) + ")";
+      return false;
+    }
+    return true;
   }
 
   // Encodes the decoded message; checks encoded_size, written, the
@@ -606,6 +659,38 @@ class PbcMessage {
       return false;
     }
     out->assign(reinterpret_cast<const char *>(start), n);
+    return TableEncodes(*out, err);
+  }
+
+  // The table-driven codec (pbc_table_*, driven by the description) gives
+  // the generated code's size and bytes, exactly sized and one byte short
+  // (BUFFER_TOO_SMALL and the size, nothing written outside the buffer).
+  bool TableEncodes(const std::string &want, std::string *err) {
+    size_t n = pbc_table_encoded_size(info_, mem_);
+    if (n != want.size()) {
+      *err = "pbc_table_encoded_size " + std::to_string(n) + ", the generated code's " +
+             std::to_string(want.size());
+      return false;
+    }
+    std::vector<uint8_t> buf(n + 2 * kCanary, kCanaryByte);
+    uint8_t *start = buf.data() + kCanary;
+    size_t written = 12345;
+    if (n > 0) {
+      pbc_status s = pbc_table_encode(info_, mem_, start, n - 1, &written);
+      if (s != PBC_ERR_BUFFER_TOO_SMALL || written != n ||
+          !AllCanary(buf.data(), kCanary) || !AllCanary(start + n - 1, kCanary + 1)) {
+        *err = std::string("pbc_table_encode with cap = size - 1: ") + StatusName(s) +
+               ", written " + std::to_string(written);
+        return false;
+      }
+    }
+    pbc_status s = pbc_table_encode(info_, mem_, start, n, &written);
+    if (s != PBC_OK || written != n || memcmp(start, want.data(), n) != 0 ||
+        !AllCanary(buf.data(), kCanary) || !AllCanary(start + n, kCanary)) {
+      *err = std::string("pbc_table_encode: ") + StatusName(s) + ", written " +
+             std::to_string(written) + (s == PBC_OK ? ", bytes differ from the generated code's" : "");
+      return false;
+    }
     return true;
   }
 
@@ -704,6 +789,7 @@ class PbcMessage {
   void ResetArenas() {
     pbc_arena_reset(&arena_);
     pbc_arena_reset(&block_arena_);
+    pbc_arena_reset(&table_arena_);
   }
 
  private:
@@ -719,9 +805,11 @@ class PbcMessage {
   const pbc_message_info *info_;
   uint64_t decodes_ = 0;
   uint8_t *mem_ = nullptr;
+  uint8_t *table_mem_ = nullptr; // pbc_table_decode's struct
   pbc_arena arena_;
   pbc_arena block_arena_;
   pbc_arena capped_;
+  pbc_arena table_arena_;
   std::vector<uint8_t> large_; // EncodeIntoLargerBuffers' 1 MiB, allocated once
   alignas(16) uint8_t block_[512];
   GuardedInput input_;
@@ -2225,6 +2313,15 @@ class Checker {
     return true;
   }
 
+  // (a') Read through its description alone (pbc/desc.h), the struct
+  // Canonical decoded last holds msg's values.
+  bool Described(const Message &msg, const std::string &bytes) {
+    std::string why;
+    if (!pbc_test::DecodedMatches(msg, pbc_->info(), pbc_->mem(), &why))
+      return Fail("description", why, bytes);
+    return true;
+  }
+
   // Both parse `input` (or both reject it); accepted input re-encodes to the
   // same bytes (see Expect for the variations).
   bool Same(const char *check, const std::string &input, const Expect &e = Expect()) {
@@ -2620,6 +2717,7 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
   };
   // (a), (b)
   if (!c.Canonical(bytes)) return fail();
+  if (!opaque && !c.Described(msg, bytes)) return fail();
   // (c) variant encodings (not for message sets: pbc gives their bytes back
   // as they are, libprotobuf re-encodes them).
   for (int v = 0; v < 2 && !opaque; v++) {
@@ -2804,8 +2902,12 @@ bool Preflight(const Options &opts, const Schema &schema) {
               d->full_name().c_str(), d->file()->name().c_str());
       return false;
     }
-    PbcMessage pbc(info);
     std::string err;
+    if (!pbc_test::DescriptionMatches(d, info, &err)) {
+      fprintf(stdout, "FAIL: %s\n", err.c_str());
+      return false;
+    }
+    PbcMessage pbc(info);
     if (!pbc.CheckInit(&err)) {
       fprintf(stdout, "FAIL: %s: %s\n", d->full_name().c_str(), err.c_str());
       return false;

@@ -13,6 +13,7 @@
 #define PBC_FUZZ_COMMON_H
 
 #define PBC_DIFFTEST_NO_MAIN
+#include "description_check.cpp"
 #include "difftest.cpp"
 
 namespace {

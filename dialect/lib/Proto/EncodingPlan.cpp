@@ -1,5 +1,6 @@
 //===- EncodingPlan.cpp - each field as every codec role sees it ----------===//
 #include "pbc/Dialect/Proto/EncodingPlan.h"
+#include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/pbc.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -53,6 +54,12 @@ EncodingPlan::EncodingPlan(ModuleOp module) {
   }
 
   for (MessagePlan &plan : storage) {
+    llvm::DenseMap<Operation *, uint32_t> oneofIndex;
+    for (OneofOp oneof : plan.op.getOneofs()) {
+      oneofIndex[oneof] = plan.oneofs.size();
+      plan.oneofs.push_back(
+          {oneof.getName(), static_cast<int64_t>(*oneof.getCaseOffset())});
+    }
     for (FieldOp field : plan.op.getFields()) {
       FieldPlan &f = plan.fields.emplace_back();
       const FieldTypeInfo &type = fieldTypeInfo(field.getType());
@@ -69,6 +76,9 @@ EncodingPlan::EncodingPlan(ModuleOp module) {
       f.offset = *field.getOffset();
       f.presenceBit = field.getPresenceBit().value_or(0);
       f.caseOffset = f.inOneof ? *field.getOneof().getCaseOffset() : 0;
+      f.oneofIndex = f.inOneof ? oneofIndex.lookup(field.getOneof()) : 0;
+      f.jsonName = field.getJsonName() ? field.getJsonName()->str()
+                                       : jsonName(field.getName());
       if (auto typeName = field.getTypeNameAttr()) {
         if (type.isMessage())
           f.message = byName.lookup(typeName.getValue());

@@ -173,8 +173,38 @@ std::string pbc::proto::cppHeaderFileBlockGuard(StringRef protoFile) {
   return "PBC_CPP_FILE_" + fileIdentifier(protoFile);
 }
 
-std::string pbc::proto::internalNameString(StringRef fullName) {
-  return internalFunctionName(fullName, "name");
+std::string pbc::proto::internalDescription(StringRef fullName) {
+  return internalFunctionName(fullName, "desc");
+}
+
+std::string pbc::proto::internalDescriptionData(StringRef fullName) {
+  return internalFunctionName(fullName, "desc_data");
+}
+
+std::string pbc::proto::internalLinks(StringRef fullName) {
+  return internalFunctionName(fullName, "links");
+}
+
+std::string pbc::proto::internalEnumInfo(StringRef fullName) {
+  return internalFunctionName(fullName, "enum");
+}
+
+std::string pbc::proto::internalEnumData(StringRef fullName) {
+  return internalFunctionName(fullName, "enum_data");
+}
+
+std::string pbc::proto::jsonName(StringRef fieldName) {
+  std::string out;
+  bool upper = false;
+  for (char c : fieldName) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    out += upper ? llvm::toUpper(c) : c;
+    upper = false;
+  }
+  return out;
 }
 
 std::string pbc::proto::internalSectionEntry(StringRef fullName) {

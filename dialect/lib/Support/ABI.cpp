@@ -14,7 +14,7 @@ namespace LLVM = mlir::LLVM;
 
 namespace {
 
-enum class LLVMKind : uint8_t { VOID, I1, I32, I64, PTR };
+enum class LLVMKind : uint8_t { VOID, I1, I8, I16, I32, I64, PTR };
 
 struct TypeRow {
   llvm::StringLiteral cType;
@@ -46,6 +46,7 @@ const Codec kCodecs[] = {
 namespace info {
 constexpr InfoField NAME{InfoField::Name, Role{}};
 constexpr InfoField SIZE{InfoField::Size, Role{}};
+constexpr InfoField DESC{InfoField::Desc, Role{}};
 #define PBC_CODEC(R, suffix, kind, result, ...)                                \
   constexpr InfoField R{InfoField::Codec, Role::R};
 #include "abi.def"
@@ -74,7 +75,107 @@ const RuntimeFunction kRuntime[] = {
 #include "abi.def"
 };
 
+// The description's members, every record's in one array (a record's rows
+// are contiguous), and the records, which find theirs in it.
+struct DescMemberRow {
+  DescRecord record;
+  DescMember member;
+};
+const DescMemberRow kDescMembers[] = {
+#define PBC_DESC_MEMBER(Record, member, type, offset)                          \
+  {DescRecord::Record, {#member, Type::type, offset}},
+#include "abi.def"
+};
+
+struct DescRecordRow {
+  llvm::StringLiteral cType;
+  uint32_t size;
+};
+const DescRecordRow kDescRecords[] = {
+#define PBC_DESC_RECORD(Record, ctype, size) {#ctype, size},
+#include "abi.def"
+};
+
+/// The layouts, built once from the rows.
+struct DescLayouts {
+  llvm::SmallVector<DescMember> members;
+  llvm::SmallVector<DescRecordLayout> records;
+  DescLayouts() {
+    for (const DescMemberRow &row : kDescMembers)
+      members.push_back(row.member);
+    size_t begin = 0;
+    for (auto [i, row] : llvm::enumerate(kDescRecords)) {
+      size_t end = begin;
+      while (end < std::size(kDescMembers) &&
+             kDescMembers[end].record == static_cast<DescRecord>(i))
+        ++end;
+      records.push_back({row.cType, row.size,
+                         llvm::ArrayRef(members).slice(begin, end - begin)});
+      begin = end;
+    }
+    assert(begin == std::size(kDescMembers) &&
+           "abi.def: a record's members are not contiguous");
+#ifndef NDEBUG
+    // LLVM lays a struct out as C does: each member at the next multiple of
+    // its size (all are 1, 2, 4 or 8 bytes).
+    for (const DescRecordLayout &r : records) {
+      uint32_t at = 0;
+      for (const DescMember &m : r.members) {
+        uint32_t n = byteSize(m.type);
+        at = (at + n - 1) / n * n;
+        assert(m.offset == at && "abi.def: a member not at its natural offset");
+        at += n;
+      }
+      assert((at + 7) / 8 * 8 == r.size && "abi.def: a record's size");
+    }
+#endif
+  }
+};
+
 } // namespace
+
+bool DescRecordLayout::hasPointers() const {
+  return llvm::any_of(members,
+                      [](const DescMember &m) { return m.type == Type::PTR; });
+}
+
+const DescMember &DescRecordLayout::member(llvm::StringRef name) const {
+  for (const DescMember &m : members)
+    if (m.name == name)
+      return m;
+  llvm_unreachable("a description member abi.def does not have");
+}
+
+const DescRecordLayout &pbc::abi::descRecord(DescRecord record) {
+  static const DescLayouts layouts;
+  return layouts.records[static_cast<size_t>(record)];
+}
+
+LLVM::LLVMStructType pbc::abi::llvmStructType(MLIRContext *ctx,
+                                              DescRecord record) {
+  llvm::SmallVector<mlir::Type> members;
+  for (const DescMember &m : descRecord(record).members)
+    members.push_back(llvmType(ctx, m.type));
+  return LLVM::LLVMStructType::getLiteral(ctx, members);
+}
+
+uint32_t pbc::abi::byteSize(abi::Type type) {
+  switch (kTypes[static_cast<size_t>(type)].llvm) {
+  case LLVMKind::VOID:
+    return 0;
+  case LLVMKind::I1:
+  case LLVMKind::I8:
+    return 1;
+  case LLVMKind::I16:
+    return 2;
+  case LLVMKind::I32:
+    return 4;
+  case LLVMKind::I64:
+  case LLVMKind::PTR:
+    return 8;
+  }
+  llvm_unreachable("unknown LLVM kind");
+}
 
 llvm::ArrayRef<Codec> pbc::abi::codecs() { return kCodecs; }
 
@@ -110,6 +211,10 @@ mlir::Type pbc::abi::llvmType(MLIRContext *ctx, abi::Type type) {
     return LLVM::LLVMVoidType::get(ctx);
   case LLVMKind::I1:
     return mlir::IntegerType::get(ctx, 1);
+  case LLVMKind::I8:
+    return mlir::IntegerType::get(ctx, 8);
+  case LLVMKind::I16:
+    return mlir::IntegerType::get(ctx, 16);
   case LLVMKind::I32:
     return mlir::IntegerType::get(ctx, 32);
   case LLVMKind::I64:

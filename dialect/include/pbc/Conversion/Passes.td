@@ -45,8 +45,10 @@ def ProtoToWire : Pass<"proto-to-wire", "mlir::ModuleOp"> {
     the internal codecs `pbc__T_dec` (a tag switch over the fields, every
     handler ending in an in-order expect-tag chain), `pbc__T_enc` (a
     backwards writer with hoisted room checks) and `pbc__T_wr` (T_write's
-    chunk-or-forwards writer), and the `T_info` record, listed in the
-    `pbc_msgs` section. The proto ops are consumed.
+    chunk-or-forwards writer), the message's description (`pbc__T_desc`,
+    pbc/desc.h: its fields, names, oneofs, defaults and links as constant
+    data) and the `T_info` record pointing to it, listed in the `pbc_msgs`
+    section; and each enum's `pbc__E_enum`. The proto ops are consumed.
   }];
   let options = [
     ListOption<"files", "files", "std::string",

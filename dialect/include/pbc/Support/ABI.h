@@ -71,9 +71,9 @@ constexpr llvm::StringLiteral kRoleAttr = "pbc-codec";
 std::string functionName(llvm::StringRef fullName, Role role);
 
 /// One member of pbc_message_info: the message's full name, its struct
-/// size or the address of one of its codecs.
+/// size, the address of one of its codecs or of its description.
 struct InfoField {
-  enum Kind : uint8_t { Name, Size, Codec } kind;
+  enum Kind : uint8_t { Name, Size, Codec, Desc } kind;
   Role role; ///< for Codec
 };
 llvm::ArrayRef<InfoField> infoFields();
@@ -89,6 +89,34 @@ struct RuntimeFunction {
   llvm::ArrayRef<Type> params;
 };
 const RuntimeFunction &runtimeFunction(Runtime fn);
+
+/// The records of a message's description (pbc/desc.h), each a
+/// PBC_DESC_RECORD row and its PBC_DESC_MEMBER rows.
+enum class DescRecord : uint8_t {
+#define PBC_DESC_RECORD(Record, ctype, size) Record,
+#include "abi.def"
+};
+struct DescMember {
+  llvm::StringLiteral name;
+  Type type; ///< U8, U16, U32, I32, U64 or PTR
+  uint32_t offset;
+};
+struct DescRecordLayout {
+  llvm::StringLiteral cType;
+  uint32_t size;
+  llvm::ArrayRef<DescMember> members;
+  /// Whether a member is a pointer: the record is then built as an LLVM
+  /// struct rather than written as bytes.
+  bool hasPointers() const;
+  const DescMember &member(llvm::StringRef name) const;
+};
+const DescRecordLayout &descRecord(DescRecord record);
+/// A record with pointers as the LLVM struct it is built as: its members'
+/// types in order, which LLVM lays out at the rows' natural offsets.
+mlir::LLVM::LLVMStructType llvmStructType(mlir::MLIRContext *ctx,
+                                          DescRecord record);
+/// Bytes an ABI type takes in memory (LP64).
+uint32_t byteSize(Type type);
 
 /// The LLVM dialect type of an ABI type.
 mlir::Type llvmType(mlir::MLIRContext *ctx, Type type);

@@ -1,6 +1,7 @@
 //===- CodecContext.cpp - what every codec role builds with ---------------===//
 #include "CodecContext.h"
 
+#include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Dialect/Wire/WireOps.h"
 
 using namespace mlir;
@@ -186,6 +187,39 @@ LLVM::GlobalOp CodecContext::stringGlobal(StringRef name, StringRef bytes) {
   return b.create<LLVM::GlobalOp>(loc, type, /*isConstant=*/true,
                                   LLVM::Linkage::Internal, name,
                                   b.getStringAttr(data));
+}
+
+//===----------------------------------------------------------------------===//
+// Records other records point to
+//===----------------------------------------------------------------------===//
+
+Type CodecContext::infoType() {
+  SmallVector<Type> members;
+  for (const abi::InfoField &field : abi::infoFields())
+    members.push_back(field.kind == abi::InfoField::Size ? i64 : ptrTy);
+  return LLVM::LLVMStructType::getLiteral(b.getContext(), members);
+}
+
+LLVM::GlobalOp CodecContext::declareRecord(StringRef name, Type type) {
+  LLVM::GlobalOp &global = records[name];
+  if (!global) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    global = b.create<LLVM::GlobalOp>(loc, type, /*isConstant=*/true,
+                                      LLVM::Linkage::External, name,
+                                      Attribute(), /*alignment=*/8);
+  }
+  return global;
+}
+
+LLVM::GlobalOp CodecContext::infoGlobal(const MessagePlan &m) {
+  return declareRecord(cInfoName(m.name), infoType());
+}
+
+LLVM::GlobalOp CodecContext::enumInfoGlobal(EnumOp e) {
+  return declareRecord(
+      internalEnumInfo(e.getSymName()),
+      abi::llvmStructType(b.getContext(), abi::DescRecord::Enum));
 }
 
 //===----------------------------------------------------------------------===//

@@ -46,6 +46,10 @@ public:
   bool generates(const MessagePlan &m) const {
     return files.empty() || files.contains(m.op.getFile());
   }
+  /// The same for an enum's pbc_enum_info.
+  bool generates(EnumOp e) const {
+    return files.empty() || files.contains(e.getFile());
+  }
 
   //===------------------------------------------------------------------===//
   // Constants, memory and blocks
@@ -100,6 +104,19 @@ public:
   /// An internal constant holding `bytes` and a terminating NUL.
   mlir::LLVM::GlobalOp stringGlobal(llvm::StringRef name,
                                     llvm::StringRef bytes);
+
+  //===------------------------------------------------------------------===//
+  // Records other records point to
+  //===------------------------------------------------------------------===//
+
+  /// The type of pbc_message_info: abi.def's members, 8 bytes each.
+  mlir::Type infoType();
+  /// Message `m`'s pbc_message_info, `T_info`: declared at the end of the
+  /// module on first use (a description's link to it); buildInfo gives it
+  /// its initializer where this compilation generates `m`.
+  mlir::LLVM::GlobalOp infoGlobal(const MessagePlan &m);
+  /// Enum `e`'s pbc_enum_info, declared alike; buildEnumInfo defines it.
+  mlir::LLVM::GlobalOp enumInfoGlobal(EnumOp e);
 
   //===------------------------------------------------------------------===//
   // Fields in memory
@@ -176,6 +193,9 @@ private:
   /// The runtime functions declared so far: found here, not by a search of
   /// a module of tens of thousands of functions.
   llvm::DenseMap<abi::Runtime, mlir::LLVM::LLVMFuncOp> runtime;
+  /// The info records declared so far, by symbol.
+  llvm::StringMap<mlir::LLVM::GlobalOp> records;
+  mlir::LLVM::GlobalOp declareRecord(llvm::StringRef name, mlir::Type type);
   mlir::LLVM::LLVMFuncOp declareRuntime(abi::Runtime fn);
 };
 
@@ -198,9 +218,23 @@ void buildDecoder(CodecContext &cx, const MessagePlan &m);
 /// T_decode, T_encode and T_write: calls into the runtime, given the
 /// message's functions.
 void buildEntryPoints(CodecContext &cx, const MessagePlan &m);
-/// The pbc_message_info record of a message and its entry in the
-/// `pbc_msgs` section (which pbc_find_message walks); returns the entry.
-mlir::FlatSymbolRefAttr buildInfo(CodecContext &cx, const MessagePlan &m);
+/// The description of a message (pbc/desc.h): `pbc__T_desc`, and the blob
+/// whose string pool starts with the message's full name.
+struct Description {
+  mlir::LLVM::GlobalOp desc, data;
+  uint64_t nameOffset;
+};
+/// Fails (with an error on the message) when the message is too large to
+/// describe (Description.cpp).
+mlir::FailureOr<Description> buildDescription(CodecContext &cx,
+                                              const MessagePlan &m);
+/// An enum's pbc_enum_info (Description.cpp).
+void buildEnumInfo(CodecContext &cx, EnumOp e);
+/// The pbc_message_info record of a message, pointing to its description,
+/// and its entry in the `pbc_msgs` section (which pbc_find_message walks);
+/// returns the entry.
+mlir::FlatSymbolRefAttr buildInfo(CodecContext &cx, const MessagePlan &m,
+                                  const Description &desc);
 /// Keeps the `pbc_msgs` entries alive: nothing references them by name.
 void buildUsedList(CodecContext &cx, llvm::ArrayRef<mlir::Attribute> entries);
 

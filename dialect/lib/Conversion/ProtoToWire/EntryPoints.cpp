@@ -4,7 +4,8 @@
 // arena, the decoder state, the required-field check, sizing the buffer,
 // the writer's status), given the message's own functions, and LLVM inlines it and turns its
 // calls through pointers into direct calls. The pbc_message_info record
-// lists the same functions for generic code, in abi.def's order.
+// lists the same functions for generic code, in abi.def's order, and the
+// message's description (Description.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "CodecContext.h"
@@ -50,36 +51,33 @@ void pbc::proto::buildEntryPoints(CodecContext &cx, const MessagePlan &m) {
       loc, cx.callRuntime(abi::Runtime::pbc_writer_status, w));
 }
 
-FlatSymbolRefAttr pbc::proto::buildInfo(CodecContext &cx, const MessagePlan &m) {
+FlatSymbolRefAttr pbc::proto::buildInfo(CodecContext &cx, const MessagePlan &m,
+                                        const Description &desc) {
   OpBuilder &b = cx.b;
   Location loc = cx.loc;
-  std::string base = cInfoName(m.name);
-  std::string name = internalNameString(m.name);
-  cx.stringGlobal(name, m.name);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(cx.module.getBody());
-  SmallVector<Type> memberTypes;
-  for (const abi::InfoField &field : abi::infoFields())
-    memberTypes.push_back(field.kind == abi::InfoField::Size ? cx.i64
-                                                             : cx.ptrTy);
-  auto infoTy = LLVM::LLVMStructType::getLiteral(b.getContext(), memberTypes);
   // weak_odr like the functions: libraries sharing an import don't clash.
-  auto info = b.create<LLVM::GlobalOp>(loc, infoTy, /*isConstant=*/true,
-                                       LLVM::Linkage::WeakODR, base,
-                                       Attribute());
+  LLVM::GlobalOp info = cx.infoGlobal(m);
+  info.setLinkage(LLVM::Linkage::WeakODR);
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&info.getInitializerRegion().emplaceBlock());
+  Type infoTy = info.getGlobalType();
   Value rec = b.create<LLVM::UndefOp>(loc, infoTy);
   SmallVector<Value> members;
   for (const abi::InfoField &field : abi::infoFields()) {
     switch (field.kind) {
     case abi::InfoField::Name:
-      members.push_back(b.create<LLVM::AddressOfOp>(loc, cx.ptrTy, name));
+      members.push_back(cx.offsetPtr(
+          b.create<LLVM::AddressOfOp>(loc, desc.data),
+          static_cast<int64_t>(desc.nameOffset)));
       break;
     case abi::InfoField::Size:
       members.push_back(b.create<LLVM::ConstantOp>(loc, cx.i64, m.size));
       break;
     case abi::InfoField::Codec:
       members.push_back(cx.addressOf(m, field.role));
+      break;
+    case abi::InfoField::Desc:
+      members.push_back(b.create<LLVM::AddressOfOp>(loc, desc.desc));
       break;
     }
   }
@@ -97,8 +95,7 @@ FlatSymbolRefAttr pbc::proto::buildInfo(CodecContext &cx, const MessagePlan &m) 
                                         Attribute(), /*alignment=*/8);
   entry.setSectionAttr(b.getStringAttr("pbc_msgs"));
   b.setInsertionPointToStart(&entry.getInitializerRegion().emplaceBlock());
-  b.create<LLVM::ReturnOp>(loc,
-                           b.create<LLVM::AddressOfOp>(loc, cx.ptrTy, base));
+  b.create<LLVM::ReturnOp>(loc, b.create<LLVM::AddressOfOp>(loc, info));
   return FlatSymbolRefAttr::get(b.getContext(), entryName);
 }
 

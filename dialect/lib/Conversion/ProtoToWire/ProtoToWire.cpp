@@ -1,9 +1,10 @@
 //===- ProtoToWire.cpp - codec functions from the schema ------------------===//
 //
-// For every message this pass writes specialized code: no tables, no
-// interpreter. Each role has its file (see CodecContext.h); this one runs
-// them, message by message, from the encoding plan of the laid-out schema,
-// and then drops the proto ops.
+// For every message this pass writes specialized code, and its description
+// (the constant record generic code reads: Description.cpp). Each role has
+// its file (see CodecContext.h); this one runs them, message by message,
+// from the encoding plan of the laid-out schema, and then drops the proto
+// ops.
 //
 //===----------------------------------------------------------------------===//
 #include "CodecContext.h"
@@ -39,9 +40,15 @@ struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
     for (const MessagePlan *m : plan.messages())
       cx.declareCodecs(*m);
     SmallVector<Attribute> infos;
+    for (EnumOp e : module.getOps<EnumOp>())
+      if (cx.generates(e))
+        buildEnumInfo(cx, e);
     for (const MessagePlan *m : plan.messages()) {
       if (!cx.generates(*m))
         continue;
+      FailureOr<Description> desc = buildDescription(cx, *m);
+      if (failed(desc))
+        return signalPassFailure();
       buildInit(cx, *m);
       buildIsInitialized(cx, *m);
       buildSize(cx, *m);
@@ -49,7 +56,7 @@ struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
       buildWriter(cx, *m);
       buildDecoder(cx, *m);
       buildEntryPoints(cx, *m);
-      infos.push_back(buildInfo(cx, *m));
+      infos.push_back(buildInfo(cx, *m, *desc));
     }
     buildUsedList(cx, infos);
     for (Operation &op : llvm::make_early_inc_range(module.getOps()))

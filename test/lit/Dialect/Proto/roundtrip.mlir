@@ -3,6 +3,8 @@
 
 // CHECK: proto.file "addressbook.proto" package "tutorial" proto3 imports ["google/protobuf/timestamp.proto"]
 proto.file "addressbook.proto" package "tutorial" proto3 imports ["google/protobuf/timestamp.proto"]
+// CHECK: proto.file "shapes.proto" package "shapes" proto2 edition 1000 imports []
+proto.file "shapes.proto" package "shapes" proto2 edition 1000 imports []
 
 // CHECK-LABEL: proto.message @tutorial.Person file "addressbook.proto" {
 // CHECK-NEXT: proto.field "name" = 1 : string implicit utf8
@@ -14,6 +16,7 @@ proto.file "addressbook.proto" package "tutorial" proto3 imports ["google/protob
 // CHECK-NEXT: proto.field "blob" = 8 : bytes optional default "\00\FF"
 // CHECK-NEXT: proto.field "req" = 9 : fixed32 required
 // CHECK-NEXT: proto.field "g" = 10 : group<@tutorial.Person.G> optional
+// CHECK-NEXT: proto.field "when_ms" = 11 : int64 implicit json "when"
 proto.message @tutorial.Person file "addressbook.proto" {
   proto.field "name" = 1 : string implicit utf8
   proto.field "id" = 2 : int32 implicit
@@ -24,6 +27,7 @@ proto.message @tutorial.Person file "addressbook.proto" {
   proto.field "blob" = 8 : bytes optional default "\00\FF"
   proto.field "req" = 9 : fixed32 required
   proto.field "g" = 10 : group<@tutorial.Person.G> optional
+  proto.field "when_ms" = 11 : int64 implicit json "when"
 }
 
 // CHECK: proto.message @tutorial.Person.PhoneNumber file "addressbook.proto" {

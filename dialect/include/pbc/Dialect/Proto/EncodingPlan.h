@@ -65,8 +65,10 @@ struct FieldPlan {
   int64_t offset;
   /// Presence::Bit: which bit of `_presence`.
   uint32_t presenceBit;
-  /// Oneof members: the offset of the oneof's case.
+  /// Oneof members: the offset of the oneof's case, and the oneof's index
+  /// in its message's `oneofs`.
   int64_t caseOffset;
+  uint32_t oneofIndex;
   /// Repeated fields: the bytes one element takes in the array.
   int64_t elementSize;
   /// Message and group fields: the sub-message.
@@ -82,12 +84,20 @@ struct FieldPlan {
   std::string endGroupTag;
   /// A map entry's message value that is unset: the bytes of an empty one.
   std::string emptyEncoding;
+  /// Its JSON name: declared, or derived from its name.
+  std::string jsonName;
 
   bool isRepeated() const { return presence == Presence::Repeated; }
   bool hasPresenceBit() const { return presence == Presence::Bit; }
   bool isGroup() const { return type->type == FieldType::Group; }
   /// The tag the field is written with: a packed run's, or one value's.
   llvm::StringRef writtenTag() const { return packed ? lengthTag : tag; }
+};
+
+/// A oneof: its name and where its case is.
+struct OneofPlan {
+  llvm::StringRef name;
+  int64_t caseOffset;
 };
 
 /// One message: its struct and its fields.
@@ -103,6 +113,8 @@ struct MessagePlan {
   llvm::SmallVector<FieldPlan> fields;
   /// The same fields by ascending number: the order on the wire.
   llvm::SmallVector<const FieldPlan *> byNumber;
+  /// In declaration order.
+  llvm::SmallVector<OneofPlan, 0> oneofs;
   /// The numbers of the group fields (of any message) whose type this is:
   /// its decoder ends at their END_GROUP tags.
   llvm::SmallVector<uint32_t, 1> groupNumbers;

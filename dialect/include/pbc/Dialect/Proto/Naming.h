@@ -90,12 +90,28 @@ std::string internalFunctionName(llvm::StringRef fullName,
                                  llvm::StringRef suffix);
 
 /// The internal constants of message `fullName`'s code, `pbc__<C type>_...`:
-/// its full name as a C string, its `pbc_msgs` section entry, and the text
-/// of a string or bytes field's proto2 default.
-std::string internalNameString(llvm::StringRef fullName);
+/// its description (pbc/desc.h: `_desc`, its arrays and strings `_desc_data`,
+/// its links `_links`), its `pbc_msgs` section entry, and the text of a
+/// string or bytes field's proto2 default.
+std::string internalDescription(llvm::StringRef fullName);
+std::string internalDescriptionData(llvm::StringRef fullName);
+std::string internalLinks(llvm::StringRef fullName);
 std::string internalSectionEntry(llvm::StringRef fullName);
 std::string internalDefaultString(llvm::StringRef fullName,
                                   llvm::StringRef fieldName);
+/// Enum `fullName`'s pbc_enum_info, `pbc__<C type>_enum`, and its values
+/// and strings, `..._enum_data`.
+std::string internalEnumInfo(llvm::StringRef fullName);
+std::string internalEnumData(llvm::StringRef fullName);
+
+//===----------------------------------------------------------------------===//
+// Protobuf's own names
+//===----------------------------------------------------------------------===//
+
+/// The json_name protobuf derives from a field's name when the schema
+/// declares none: each `_` dropped and the letter after it upper-cased
+/// (`phone_number` -> `phoneNumber`), as libprotobuf's ToJsonName.
+std::string jsonName(llvm::StringRef fieldName);
 
 //===----------------------------------------------------------------------===//
 // C++

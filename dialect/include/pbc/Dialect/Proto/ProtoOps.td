@@ -17,12 +17,20 @@ def Proto_FileOp : Proto_Op<"file", [HasParent<"mlir::ModuleOp">]> {
 
     ```mlir
     proto.file "addressbook.proto" package "tutorial" proto3 imports []
+    proto.file "shapes.proto" package "shapes" proto2 edition 1000 imports []
     ```
+
+    An editions file (read from a newer protoc's descriptors, its features
+    resolved into the proto2 terms the rest of pbc speaks) says which
+    edition it was written in: descriptor.proto's `Edition` number, 1000 for
+    2023, 1001 for 2024.
   }];
   let arguments = (ins StrAttr:$name, StrAttr:$package, Proto_Syntax:$syntax,
+                       OptionalAttr<I32Attr>:$edition,
                        StrArrayAttr:$imports);
   let assemblyFormat = [{
-    $name `package` $package $syntax `imports` $imports attr-dict
+    $name `package` $package $syntax (`edition` $edition^)? `imports` $imports
+    attr-dict
   }];
 }
 
@@ -134,7 +142,10 @@ def Proto_FieldOp : Proto_Op<"field", [
     the field's width (`i32`, `i64`; `ui32`, `ui64` for the unsigned types;
     an enum's number as `i32`), a float (`f32`, `f64`), a bool, or a string
     (the bytes, for `bytes`). `closed` marks an enum field whose enum is
-    closed (proto2): values outside it are not stored.
+    closed (proto2): values outside it are not stored. `json` is a
+    `json_name` the schema declares that differs from the one derived from
+    the field's name (`jsonName` in Naming.h: `phone_number` becomes
+    `phoneNumber`).
 
     The layout pass adds `offset` (bytes into the C struct) and, for fields
     with a presence bit, `presence_bit`.
@@ -145,12 +156,13 @@ def Proto_FieldOp : Proto_Op<"field", [
                        Proto_Cardinality:$cardinality,
                        UnitAttr:$packed, UnitAttr:$utf8, UnitAttr:$closed,
                        OptionalAttr<TypedAttrInterface>:$default_value,
+                       OptionalAttr<StrAttr>:$json_name,
                        OptionalAttr<I64Attr>:$offset,
                        OptionalAttr<I32Attr>:$presence_bit);
   let assemblyFormat = [{
     $name `=` $number `:` $type (`<` $type_name^ `>`)? $cardinality
     (`packed` $packed^)? (`utf8` $utf8^)? (`closed` $closed^)?
-    (`default` $default_value^)? attr-dict
+    (`default` $default_value^)? (`json` $json_name^)? attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -14,16 +14,29 @@ proto.message @M.Inner file "a.proto" {
 }
 
 // The by-name table: a record per message (public as M_info), a pointer to
-// it in `pbc_msgs`.
-// CHECK: llvm.mlir.global internal constant @pbc__M_name("M\00")
+// it in `pbc_msgs`. The description comes first (Description.cpp; its own
+// tests are in ../Description/): its string pool starts with the full name.
+// M's description links to M.Inner's record: declared at that first use
+// (before M's own constants), it gets its initializer when M.Inner's turn
+// comes. A nested message: the full name with its dot, C names with
+// underscores.
+// CHECK: llvm.mlir.global weak_odr constant @M_Inner_info()
+// CHECK: llvm.mlir.addressof @pbc__M_Inner_desc_data
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.mlir.constant(48 : i64) : i64
+// CHECK: llvm.mlir.global internal constant @pbc__M_desc_data("{{.*}}M\00a.proto\00id\00inner\00")
+// CHECK-NEXT: llvm.mlir.global internal constant @pbc__M_links()
 // weak_odr like the functions: libraries that share an import don't clash.
 // CHECK: llvm.mlir.global weak_odr constant @M_info()
-// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
+// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
-// full_name, struct_size, then the functions: init, decode, encoded_size,
-// encode, write, is_initialized, internal_decoder, encode_at_end (appended:
-// records built before it keep their layout).
-// CHECK-NEXT: %[[NAME:.*]] = llvm.mlir.addressof @pbc__M_name : !llvm.ptr
+// full_name (in the description's pool: 2 fields of 16 bytes, 2 of names),
+// struct_size, then the functions: init, decode, encoded_size, encode,
+// write, is_initialized, internal_decoder, encode_at_end, and the
+// description (members are appended: records built before keep their
+// layout).
+// CHECK-NEXT: %[[POOL:.*]] = llvm.mlir.addressof @pbc__M_desc_data : !llvm.ptr
+// CHECK-NEXT: %[[NAME:.*]] = llvm.getelementptr inbounds %[[POOL]][48]
 // CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-NEXT: %[[INIT:.*]] = llvm.mlir.addressof @M_init : !llvm.ptr
 // CHECK-NEXT: %[[DECODE:.*]] = llvm.mlir.addressof @M_decode : !llvm.ptr
@@ -33,6 +46,7 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[ISINIT:.*]] = llvm.mlir.addressof @M_is_initialized : !llvm.ptr
 // CHECK-NEXT: %[[DEC:.*]] = llvm.mlir.addressof @pbc__M_dec : !llvm.ptr
 // CHECK-NEXT: %[[ATEND:.*]] = llvm.mlir.addressof @M_encode_at_end : !llvm.ptr
+// CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[NAME]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[SIZE]], %[[R1]][1]
 // CHECK-NEXT: %[[R3:.*]] = llvm.insertvalue %[[INIT]], %[[R2]][2]
@@ -43,17 +57,15 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[R8:.*]] = llvm.insertvalue %[[ISINIT]], %[[R7]][7]
 // CHECK-NEXT: %[[R9:.*]] = llvm.insertvalue %[[DEC]], %[[R8]][8]
 // CHECK-NEXT: %[[R10:.*]] = llvm.insertvalue %[[ATEND]], %[[R9]][9]
-// CHECK-NEXT: llvm.return %[[R10]]
+// CHECK-NEXT: %[[R11:.*]] = llvm.insertvalue %[[DESC]], %[[R10]][10]
+// CHECK-NEXT: llvm.return %[[R11]]
 // The section holds a pointer to the record, not the record: every entry
 // is 8 bytes whatever the record's alignment padding. Writable, so a PIE
 // needs no text relocation.
 // CHECK: llvm.mlir.global internal @pbc__M_entry() {addr_space = 0 : i32, alignment = 8 : i64, section = "pbc_msgs"} : !llvm.ptr {
 // CHECK-NEXT: %[[INFO:.*]] = llvm.mlir.addressof @M_info : !llvm.ptr
 // CHECK-NEXT: llvm.return %[[INFO]] : !llvm.ptr
-// A nested message: the full name with its dot, C names with underscores.
-// CHECK: llvm.mlir.global internal constant @pbc__M_Inner_name("M.Inner\00")
-// CHECK-NEXT: llvm.mlir.global weak_odr constant @M_Inner_info()
-// CHECK: llvm.mlir.constant(48 : i64) : i64
+// CHECK: llvm.mlir.global internal constant @pbc__M_Inner_desc_data("{{.*}}M.Inner\00a.proto\00name\00note\00")
 // CHECK: llvm.mlir.global internal @pbc__M_Inner_entry() {{.*}}section = "pbc_msgs"
 // Every entry is kept, in message order, by @llvm.used: nothing refers to
 // them, and the linker must not drop them.

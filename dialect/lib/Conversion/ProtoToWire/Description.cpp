@@ -1,0 +1,362 @@
+//===- Description.cpp - every message's description as constant data -----===//
+//
+// The description of a message (pbc/desc.h, docs/description-format.md) is
+// the one record of its schema that generic code and a table-driven codec
+// read: fields by number, with everything the generated codecs know about
+// each (the encoding plan), its names, oneofs and defaults. Each message gets
+// three constants:
+//
+//   pbc__T_desc_data  the arrays (fields, names, oneofs, defaults) and the
+//                     string pool, one blob of bytes: no pointers, so no
+//                     relocations, and one string attribute in the IR
+//   pbc__T_links      the sub-messages' and enums' records, when it has any
+//   pbc__T_desc       the pbc_message_desc pointing into both
+//
+// An enum gets its pbc_enum_info, `pbc__E_enum`, and `pbc__E_enum_data`. The
+// records' layouts are abi.def's rows, which runtime/abi.c checks against
+// pbc/desc.h.
+//
+//===----------------------------------------------------------------------===//
+#include "CodecContext.h"
+
+#include "pbc/Dialect/Proto/Naming.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace pbc::proto;
+namespace abi = pbc::abi;
+using abi::DescRecord;
+
+namespace {
+
+/// NUL-terminated strings, each stored once, addressed by offset.
+class StringPool {
+public:
+  uint32_t add(StringRef s) {
+    auto [it, inserted] = offsets.try_emplace(s, bytes.size());
+    if (inserted) {
+      bytes.append(s.begin(), s.end());
+      bytes.push_back('\0');
+    }
+    return it->second;
+  }
+  const std::string &data() const { return bytes; }
+
+private:
+  std::string bytes;
+  llvm::StringMap<uint32_t> offsets;
+};
+
+/// Appends one pointer-free record to `out`, laid out by its abi.def rows:
+/// each member little-endian at its offset (pbc's targets are all
+/// little-endian, which CodeGen checks).
+class RecordBytes {
+public:
+  RecordBytes(std::string &out, DescRecord record)
+      : out(out), layout(abi::descRecord(record)), base(out.size()) {
+    assert(!layout.hasPointers() && "a record with pointers is a struct");
+    out.append(layout.size, '\0');
+  }
+  RecordBytes &set(StringRef member, uint64_t value) {
+    const abi::DescMember &m = layout.member(member);
+    uint32_t n = abi::byteSize(m.type);
+    assert((n == 8 || value >> (8 * n) == 0) && "a value its member cannot hold");
+    for (uint32_t i = 0; i < n; ++i)
+      out[base + m.offset + i] = static_cast<char>(value >> (8 * i));
+    return *this;
+  }
+
+private:
+  std::string &out;
+  const abi::DescRecordLayout &layout;
+  size_t base;
+};
+
+/// Builds a record with pointers as its LLVM struct, member by member by
+/// name, inside a global's initializer.
+class RecordStruct {
+public:
+  RecordStruct(CodecContext &cx, DescRecord record)
+      : cx(cx), layout(abi::descRecord(record)),
+        type(abi::llvmStructType(cx.b.getContext(), record)),
+        values(layout.members.size()) {}
+  RecordStruct &set(StringRef member, Value v) {
+    values[&layout.member(member) - layout.members.data()] = v;
+    return *this;
+  }
+  RecordStruct &set(StringRef member, uint64_t v) {
+    const abi::DescMember &m = layout.member(member);
+    return set(member, cx.b.create<LLVM::ConstantOp>(
+                           cx.loc, abi::llvmType(cx.b.getContext(), m.type),
+                           static_cast<int64_t>(v)));
+  }
+  /// Ends the initializer: every member must have been set.
+  void finish() {
+    Value rec = cx.b.create<LLVM::UndefOp>(cx.loc, type);
+    for (auto [i, v] : llvm::enumerate(values)) {
+      assert(v && "a description member left unset");
+      rec = cx.b.create<LLVM::InsertValueOp>(cx.loc, rec, v, i);
+    }
+    cx.b.create<LLVM::ReturnOp>(cx.loc, rec);
+  }
+  LLVM::LLVMStructType getType() const { return type; }
+
+private:
+  CodecContext &cx;
+  const abi::DescRecordLayout &layout;
+  LLVM::LLVMStructType type;
+  SmallVector<Value> values;
+};
+
+/// A constant global of bytes, aligned for the records in it.
+LLVM::GlobalOp bytesGlobal(CodecContext &cx, StringRef name,
+                           const std::string &bytes) {
+  OpBuilder::InsertionGuard guard(cx.b);
+  cx.b.setInsertionPointToEnd(cx.module.getBody());
+  auto type = LLVM::LLVMArrayType::get(cx.i8, bytes.size());
+  return cx.b.create<LLVM::GlobalOp>(cx.loc, type, /*isConstant=*/true,
+                                     LLVM::Linkage::Internal, name,
+                                     cx.b.getStringAttr(bytes),
+                                     /*alignment=*/8);
+}
+
+/// `&global + offset`, or null when `count` says the array is empty.
+Value pointerInto(CodecContext &cx, LLVM::GlobalOp global, size_t offset,
+                  size_t count = 1) {
+  if (count == 0)
+    return cx.null();
+  Value base = cx.b.create<LLVM::AddressOfOp>(cx.loc, global);
+  return cx.offsetPtr(base, static_cast<int64_t>(offset));
+}
+
+uint8_t kindOf(const FieldPlan &f) {
+  if (f.inOneof)
+    return PBC_FIELD_ONEOF;
+  switch (f.presence) {
+  case Presence::Implicit:
+    return PBC_FIELD_IMPLICIT;
+  case Presence::Bit:
+    return PBC_FIELD_BIT;
+  case Presence::OneofCase:
+    return PBC_FIELD_ONEOF;
+  case Presence::Pointer:
+    return PBC_FIELD_POINTER;
+  case Presence::Always:
+    return PBC_FIELD_ALWAYS;
+  case Presence::Repeated:
+    return PBC_FIELD_REPEATED;
+  }
+  llvm_unreachable("unknown presence");
+}
+
+uint8_t flagsOf(const FieldPlan &f) {
+  uint8_t flags = 0;
+  if (f.packed)
+    flags |= PBC_FIELD_PACKED;
+  if (f.utf8)
+    flags |= PBC_FIELD_UTF8;
+  if (f.closedEnum)
+    flags |= PBC_FIELD_CLOSED_ENUM;
+  if (f.op.getCardinality() == Cardinality::Required)
+    flags |= PBC_FIELD_REQUIRED;
+  if (f.op.getDefaultValueAttr())
+    flags |= PBC_FIELD_DEFAULT;
+  if (f.isRepeated() && f.message && f.message->isMapEntry)
+    flags |= PBC_FIELD_MAP;
+  return flags;
+}
+
+/// A default's `value`: the member's bytes, or a string's pool offset.
+uint64_t defaultBits(TypedAttr value, StringPool &strings) {
+  if (auto text = dyn_cast<StringAttr>(value))
+    return strings.add(text.getValue());
+  if (auto number = dyn_cast<FloatAttr>(value))
+    return number.getValue().bitcastToAPInt().getZExtValue();
+  return cast<IntegerAttr>(value).getValue().getZExtValue();
+}
+
+/// The file named `name`, if the module has it.
+FileOp fileNamed(ModuleOp module, StringRef name) {
+  for (FileOp f : module.getOps<FileOp>())
+    if (f.getName() == name)
+      return f;
+  return {};
+}
+
+} // namespace
+
+FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
+                                                    const MessagePlan &m) {
+  OpBuilder &b = cx.b;
+  // Field and oneof indexes are 16 bits in the records.
+  if (m.byNumber.size() > UINT16_MAX || m.oneofs.size() > UINT16_MAX)
+    return m.op.emitError("has more than ")
+           << UINT16_MAX << " fields or oneofs, more than pbc describes";
+
+  // The pool starts with the full name, which pbc_message_info points to.
+  StringPool strings;
+  strings.add(m.name);
+  uint32_t file = strings.add(m.op.getFile());
+
+  // Links: each sub-message's and enum's record once, in field order.
+  SmallVector<LLVM::GlobalOp> links;
+  llvm::DenseMap<Operation *, uint16_t> linkIndex;
+  auto linkOf = [&](const FieldPlan &f) -> uint16_t {
+    LLVM::GlobalOp target;
+    Operation *key;
+    if (f.message) {
+      key = f.message->op;
+      target = cx.infoGlobal(*f.message);
+    } else if (f.enumType) {
+      key = f.enumType;
+      target = cx.enumInfoGlobal(f.enumType);
+    } else {
+      return 0;
+    }
+    auto [it, inserted] = linkIndex.try_emplace(key, links.size());
+    if (inserted)
+      links.push_back(target);
+    return it->second;
+  };
+
+  std::string data;
+  for (const FieldPlan *f : m.byNumber)
+    RecordBytes(data, DescRecord::Field)
+        .set("number", f->number)
+        .set("offset", static_cast<uint64_t>(f->offset))
+        .set("presence", f->inOneof               ? f->oneofIndex
+                         : f->hasPresenceBit()    ? f->presenceBit
+                                                  : 0)
+        .set("link", linkOf(*f))
+        .set("type", static_cast<uint8_t>(f->type->type))
+        .set("kind", kindOf(*f))
+        .set("flags", flagsOf(*f))
+        .set("reserved", 0);
+  size_t namesAt = data.size();
+  for (const FieldPlan *f : m.byNumber) {
+    uint32_t name = strings.add(f->op.getName());
+    RecordBytes(data, DescRecord::FieldNames)
+        .set("name", name)
+        .set("json_name", strings.add(f->jsonName));
+  }
+  size_t oneofsAt = data.size();
+  for (const OneofPlan &o : m.oneofs)
+    RecordBytes(data, DescRecord::Oneof)
+        .set("case_offset", static_cast<uint64_t>(o.caseOffset))
+        .set("name", strings.add(o.name));
+  size_t defaultsAt = data.size();
+  size_t defaults = 0;
+  for (auto [i, f] : llvm::enumerate(m.byNumber)) {
+    TypedAttr value = f->op.getDefaultValueAttr();
+    if (!value)
+      continue;
+    auto text = dyn_cast<StringAttr>(value);
+    RecordBytes(data, DescRecord::Default)
+        .set("field", i)
+        .set("size", text ? text.size() : 0)
+        .set("value", defaultBits(value, strings));
+    ++defaults;
+  }
+  size_t stringsAt = data.size();
+  data += strings.data();
+  LLVM::GlobalOp blob =
+      bytesGlobal(cx, internalDescriptionData(m.name), data);
+
+  LLVM::GlobalOp linkArray;
+  if (!links.empty()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(cx.module.getBody());
+    auto type = LLVM::LLVMArrayType::get(cx.ptrTy, links.size());
+    linkArray = b.create<LLVM::GlobalOp>(cx.loc, type, /*isConstant=*/true,
+                                         LLVM::Linkage::Internal,
+                                         internalLinks(m.name), Attribute(),
+                                         /*alignment=*/8);
+    b.setInsertionPointToStart(
+        &linkArray.getInitializerRegion().emplaceBlock());
+    Value list = b.create<LLVM::UndefOp>(cx.loc, type);
+    for (auto [i, target] : llvm::enumerate(links))
+      list = b.create<LLVM::InsertValueOp>(
+          cx.loc, list, b.create<LLVM::AddressOfOp>(cx.loc, target), i);
+    b.create<LLVM::ReturnOp>(cx.loc, list);
+  }
+
+  FileOp fileOp = fileNamed(cx.module, m.op.getFile());
+  std::optional<uint32_t> edition = fileOp ? fileOp.getEdition() : std::nullopt;
+  uint8_t syntax = edition  ? PBC_SYNTAX_EDITIONS
+                   : fileOp ? static_cast<uint8_t>(fileOp.getSyntax())
+                            : PBC_SYNTAX_PROTO2;
+
+  uint32_t denseBelow = 0;
+  while (denseBelow < m.byNumber.size() && denseBelow < UINT16_MAX &&
+         m.byNumber[denseBelow]->number == denseBelow + 1)
+    ++denseBelow;
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(cx.module.getBody());
+  RecordStruct rec(cx, DescRecord::Message);
+  auto desc = b.create<LLVM::GlobalOp>(
+      cx.loc, rec.getType(), /*isConstant=*/true, LLVM::Linkage::Internal,
+      internalDescription(m.name), Attribute(), /*alignment=*/8);
+  b.setInsertionPointToStart(&desc.getInitializerRegion().emplaceBlock());
+  size_t fields = m.byNumber.size();
+  rec.set("fields", pointerInto(cx, blob, 0, fields))
+      .set("field_names", pointerInto(cx, blob, namesAt, fields))
+      .set("oneofs", pointerInto(cx, blob, oneofsAt, m.oneofs.size()))
+      .set("defaults", pointerInto(cx, blob, defaultsAt, defaults))
+      .set("links", linkArray ? pointerInto(cx, linkArray, 0) : cx.null())
+      .set("strings", pointerInto(cx, blob, stringsAt))
+      .set("field_count", fields)
+      .set("oneof_count", m.oneofs.size())
+      .set("default_count", defaults)
+      .set("link_count", links.size())
+      .set("size", static_cast<uint64_t>(m.size))
+      .set("unknown_offset", m.unknownOffset
+                                 ? static_cast<uint64_t>(*m.unknownOffset)
+                                 : PBC_NO_UNKNOWN_FIELDS)
+      .set("file", file)
+      .set("presence_words", static_cast<uint64_t>(m.presenceWords))
+      .set("dense_below", denseBelow)
+      .set("syntax", syntax)
+      .set("flags", m.isMapEntry ? PBC_MESSAGE_MAP_ENTRY : 0)
+      .set("edition", edition.value_or(0))
+      .finish();
+  return Description{desc, blob, stringsAt};
+}
+
+void pbc::proto::buildEnumInfo(CodecContext &cx, EnumOp e) {
+  OpBuilder &b = cx.b;
+  StringPool strings;
+  strings.add(e.getSymName());
+  // By number (I32Attr reads as uint32_t: compare signed); aliases keep
+  // their declaration order.
+  SmallVector<EnumValueOp> values(e.getBody().getOps<EnumValueOp>());
+  llvm::stable_sort(values, [](EnumValueOp x, EnumValueOp y) {
+    return static_cast<int32_t>(x.getNumber()) <
+           static_cast<int32_t>(y.getNumber());
+  });
+  std::string data;
+  for (EnumValueOp v : values)
+    RecordBytes(data, DescRecord::EnumValue)
+        .set("number", v.getNumber())
+        .set("name", strings.add(v.getName()));
+  size_t stringsAt = data.size();
+  data += strings.data();
+  LLVM::GlobalOp blob =
+      bytesGlobal(cx, internalEnumData(e.getSymName()), data);
+
+  // weak_odr like the info records: every object of a library that shares
+  // the enum's file may define it.
+  LLVM::GlobalOp info = cx.enumInfoGlobal(e);
+  info.setLinkage(LLVM::Linkage::WeakODR);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&info.getInitializerRegion().emplaceBlock());
+  RecordStruct(cx, DescRecord::Enum)
+      .set("full_name", pointerInto(cx, blob, stringsAt))
+      .set("values", pointerInto(cx, blob, 0, values.size()))
+      .set("strings", pointerInto(cx, blob, stringsAt))
+      .set("value_count", values.size())
+      .set("flags", e.getClosed() ? PBC_ENUM_CLOSED : 0)
+      .finish();
+}

@@ -1,0 +1,176 @@
+/* The description of a message: the one compact, constant record of a
+ * message's schema that pbc emits next to its code (docs/description-format.md).
+ * It is what generic code reads (reflection, text format, JSON) and the
+ * program a table-driven codec runs, so it says everything the generated
+ * codecs know about a field: its number, type, presence, offset in the C
+ * struct, packedness, UTF-8 check, closed enum, sub-message or enum, default
+ * and names.
+ *
+ * Every record is constant data written by the compiler; the layout of each
+ * is a row of runtime/abi.def, which runtime/abi.c checks against the
+ * declarations below. Strings are offsets into the message's (or enum's)
+ * string pool, each NUL-terminated, so the arrays hold no pointers and need
+ * no relocations; only the records at the top (pbc_message_desc,
+ * pbc_enum_info) and the link arrays point anywhere.
+ *
+ * A message's description is reached from its pbc_message_info (`desc`).
+ * Plain C11. */
+#ifndef PBC_DESC_H
+#define PBC_DESC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A field's type: descriptor.proto's FieldDescriptorProto.Type numbers. */
+typedef enum pbc_field_type {
+  PBC_TYPE_DOUBLE = 1,
+  PBC_TYPE_FLOAT = 2,
+  PBC_TYPE_INT64 = 3,
+  PBC_TYPE_UINT64 = 4,
+  PBC_TYPE_INT32 = 5,
+  PBC_TYPE_FIXED64 = 6,
+  PBC_TYPE_FIXED32 = 7,
+  PBC_TYPE_BOOL = 8,
+  PBC_TYPE_STRING = 9,
+  PBC_TYPE_GROUP = 10,
+  PBC_TYPE_MESSAGE = 11,
+  PBC_TYPE_BYTES = 12,
+  PBC_TYPE_UINT32 = 13,
+  PBC_TYPE_ENUM = 14,
+  PBC_TYPE_SFIXED32 = 15,
+  PBC_TYPE_SFIXED64 = 16,
+  PBC_TYPE_SINT32 = 17,
+  PBC_TYPE_SINT64 = 18
+} pbc_field_type;
+
+/* How a field is held and when it is written: the codecs' rule. */
+typedef enum pbc_field_kind {
+  /* Singular without presence (proto3): written when not zero (floats: when
+   * their bits are not zero, so -0.0 is written) and not empty. */
+  PBC_FIELD_IMPLICIT = 0,
+  /* Singular with a presence bit: bit `presence` of `_presence[]` (word
+   * presence / 32, bit presence % 32). */
+  PBC_FIELD_BIT = 1,
+  /* A oneof member: set when the uint32_t case of oneof `presence` holds
+   * the field's number. A message member is a pointer in the union. */
+  PBC_FIELD_ONEOF = 2,
+  /* A singular message or group outside a oneof: a pointer, set when not
+   * NULL. */
+  PBC_FIELD_POINTER = 3,
+  /* A map entry's scalar, string or bytes key or value: always written. */
+  PBC_FIELD_ALWAYS = 4,
+  /* A view {data, size} of elements (pbc.h's PBC_REPEATED); message
+   * elements are structs of the sub-message's struct_size, in place. */
+  PBC_FIELD_REPEATED = 5
+} pbc_field_kind;
+
+/* pbc_field_desc.flags */
+enum {
+  PBC_FIELD_PACKED = 1,      /* a repeated scalar written as one packed run */
+  PBC_FIELD_UTF8 = 2,        /* decoding rejects invalid UTF-8 */
+  PBC_FIELD_CLOSED_ENUM = 4, /* values the enum lacks go to unknown fields */
+  PBC_FIELD_REQUIRED = 8,    /* proto2 `required` */
+  PBC_FIELD_DEFAULT = 16,    /* has an entry in the message's defaults */
+  PBC_FIELD_MAP = 32         /* a map: repeated entries of the linked message */
+};
+
+/* One field, 16 bytes. A message's fields are sorted by number. */
+typedef struct pbc_field_desc {
+  uint32_t number;
+  uint32_t offset;   /* of its member in the struct (oneof: the union's) */
+  uint16_t presence; /* PBC_FIELD_BIT: the bit; PBC_FIELD_ONEOF: the oneof */
+  uint16_t link;     /* message, group and enum fields: index in links */
+  uint8_t type;      /* pbc_field_type */
+  uint8_t kind;      /* pbc_field_kind */
+  uint8_t flags;     /* PBC_FIELD_* */
+  uint8_t reserved;  /* zero */
+} pbc_field_desc;
+
+/* A field's names: offsets into the message's string pool. */
+typedef struct pbc_field_names {
+  uint32_t name;      /* as declared: "phone_number" */
+  uint32_t json_name; /* its json_name, "phoneNumber" unless declared */
+} pbc_field_names;
+
+typedef struct pbc_oneof_desc {
+  uint32_t case_offset; /* of its uint32_t case: the member's number or 0 */
+  uint32_t name;        /* offset into the string pool */
+} pbc_oneof_desc;
+
+/* A field's declared default (proto2), or a proto2 enum's first value when
+ * it is not zero: what T_init stores. `value` holds the member's bytes
+ * (little-endian, zero-extended: integers, enums and bools as stored,
+ * floats and doubles as their bits); for strings and bytes it is the offset
+ * of the bytes in the string pool and `size` their length. */
+typedef struct pbc_default {
+  uint32_t field; /* index in fields */
+  uint32_t size;
+  uint64_t value;
+} pbc_default;
+
+/* PBC_NO_UNKNOWN_FIELDS: a map entry keeps no unknown fields. */
+#define PBC_NO_UNKNOWN_FIELDS 0xffffffffu
+
+/* pbc_message_desc.flags */
+enum { PBC_MESSAGE_MAP_ENTRY = 1 };
+
+/* pbc_message_desc.syntax: libprotobuf's FileDescriptor::Syntax numbers. */
+enum { PBC_SYNTAX_PROTO2 = 2, PBC_SYNTAX_PROTO3 = 3, PBC_SYNTAX_EDITIONS = 99 };
+
+typedef struct pbc_message_desc {
+  const pbc_field_desc *fields;       /* field_count, by ascending number */
+  const pbc_field_names *field_names; /* parallel to fields */
+  const pbc_oneof_desc *oneofs;       /* in declaration order */
+  const pbc_default *defaults;        /* by field index */
+  /* The message and enum fields' targets: a `const pbc_message_info *` for
+   * a message, group or map field (a map's entry message), a
+   * `const pbc_enum_info *` for an enum field. */
+  const void *const *links;
+  const char *strings; /* the string pool */
+  uint32_t field_count;
+  uint32_t oneof_count;
+  uint32_t default_count;
+  uint32_t link_count;
+  uint32_t size;           /* of the struct: pbc_message_info.struct_size */
+  uint32_t unknown_offset; /* of its pbc_bytes, or PBC_NO_UNKNOWN_FIELDS */
+  uint32_t file;           /* the .proto file's name: an offset in strings */
+  uint16_t presence_words; /* uint32_t words of _presence[], at offset 0 */
+  /* fields[i].number == i + 1 for every i below it: field n of a message
+   * numbered from 1 is fields[n - 1]. */
+  uint16_t dense_below;
+  uint8_t syntax;   /* PBC_SYNTAX_* of its file */
+  uint8_t flags;    /* PBC_MESSAGE_* */
+  /* An editions file's edition: descriptor.proto's Edition number (1000:
+   * 2023, 1001: 2024); 0 for proto2 and proto3. */
+  uint16_t edition;
+} pbc_message_desc;
+
+/* One value of an enum: its number and name (an offset in the enum's
+ * string pool). */
+typedef struct pbc_enum_value {
+  int32_t number;
+  uint32_t name;
+} pbc_enum_value;
+
+/* pbc_enum_info.flags */
+enum { PBC_ENUM_CLOSED = 1 };
+
+typedef struct pbc_enum_info {
+  const char *full_name;
+  /* value_count values by ascending number; aliases (allow_alias) keep
+   * their declaration order, so the first value of a number is the one
+   * libprotobuf names it by. */
+  const pbc_enum_value *values;
+  const char *strings;
+  uint32_t value_count;
+  uint32_t flags; /* PBC_ENUM_* */
+} pbc_enum_info;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PBC_DESC_H */

@@ -1,0 +1,399 @@
+// See description_check.h. Everything here reads pbc's structs through the
+// description only (pbc/desc.h): no generated header, no offsets from
+// elsewhere, which is what generic code (reflection, text, JSON, a table
+// codec) will do.
+#include "description_check.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+#include <vector>
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+
+namespace gp = google::protobuf;
+using gp::Descriptor;
+using gp::FieldDescriptor;
+using gp::Message;
+using gp::Reflection;
+
+namespace pbc_test {
+namespace {
+
+bool Proto2File(const gp::FileDescriptor *f) {
+  return f->syntax() == gp::FileDescriptor::SYNTAX_PROTO2;
+}
+
+const char *Str(const pbc_message_desc *d, uint32_t offset) { return d->strings + offset; }
+
+class StaticChecker {
+ public:
+  explicit StaticChecker(std::string *why) : why_(why) {}
+
+  bool Message(const Descriptor *d, const pbc_message_info *info) {
+    if (!seen_.insert(info).second) return true;
+    where_ = d->full_name();
+    const pbc_message_desc *m = info->desc;
+    if (!m) return Fail("pbc_message_info.desc is NULL");
+    if (d->full_name() != info->full_name) return Fail("full_name is " + std::string(info->full_name));
+    if (m->size != info->struct_size) return Fail("size differs from struct_size");
+    if (d->file()->name() != Str(m, m->file)) return Fail(std::string("file is ") + Str(m, m->file));
+    if (m->syntax != (Proto2File(d->file()) ? 2 : 3)) return Fail("syntax");
+    bool entry = d->options().map_entry();
+    if (!!(m->flags & PBC_MESSAGE_MAP_ENTRY) != entry) return Fail("map-entry flag");
+    if ((m->unknown_offset == PBC_NO_UNKNOWN_FIELDS) != entry)
+      return Fail("unknown_offset (only map entries keep no unknown fields)");
+    if (!entry && m->unknown_offset + PBC_VIEW_BYTES > m->size) return Fail("unknown_offset past the struct");
+    if (static_cast<int>(m->field_count) != d->field_count())
+      return Fail("field_count " + std::to_string(m->field_count) + ", libprotobuf has " +
+                  std::to_string(d->field_count()));
+    uint32_t dense = 0;
+    while (dense < m->field_count && dense < 0xffff && m->fields[dense].number == dense + 1) dense++;
+    if (m->dense_below != dense) return Fail("dense_below " + std::to_string(m->dense_below));
+    if (static_cast<int>(m->oneof_count) != d->real_oneof_decl_count()) return Fail("oneof_count");
+    for (uint32_t i = 0; i < m->oneof_count; i++) {
+      if (d->oneof_decl(static_cast<int>(i))->name() != Str(m, m->oneofs[i].name))
+        return Fail("oneof " + std::to_string(i) + "'s name");
+      if (m->oneofs[i].case_offset + 4 > m->size) return Fail("a oneof case past the struct");
+    }
+    std::set<uint32_t> bits;
+    uint32_t with_default = 0;
+    for (uint32_t i = 0; i < m->field_count; i++) {
+      const pbc_field_desc &f = m->fields[i];
+      if (i && f.number <= m->fields[i - 1].number) return Fail("fields not by ascending number");
+      const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(f.number));
+      if (!fd) return Fail("field " + std::to_string(f.number) + " is not libprotobuf's");
+      where_ = fd->full_name();
+      if (!Field(d, m, f, fd, &bits)) return false;
+      if (fd->name() != Str(m, m->field_names[i].name)) return Fail("name");
+      if (fd->json_name() != Str(m, m->field_names[i].json_name))
+        return Fail(std::string("json_name is ") + Str(m, m->field_names[i].json_name));
+      with_default += (f.flags & PBC_FIELD_DEFAULT) != 0;
+      where_ = d->full_name();
+    }
+    if (m->default_count != with_default) return Fail("default_count");
+    for (uint32_t i = 0; i < m->default_count; i++)
+      if (!Default(d, m, m->defaults[i])) return false;
+    // Links last: they recurse.
+    for (uint32_t i = 0; i < m->field_count; i++) {
+      const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(m->fields[i].number));
+      if (fd->message_type()) {
+        if (!Message(fd->message_type(),
+                     static_cast<const pbc_message_info *>(m->links[m->fields[i].link])))
+          return false;
+      } else if (fd->enum_type()) {
+        if (!Enum(fd->enum_type(), static_cast<const pbc_enum_info *>(m->links[m->fields[i].link])))
+          return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  bool Field(const Descriptor *d, const pbc_message_desc *m, const pbc_field_desc &f,
+             const FieldDescriptor *fd, std::set<uint32_t> *bits) {
+    if (f.type != static_cast<uint8_t>(fd->type())) return Fail("type " + std::to_string(f.type));
+    uint8_t kind;
+    if (fd->is_repeated()) kind = PBC_FIELD_REPEATED;
+    else if (fd->real_containing_oneof()) kind = PBC_FIELD_ONEOF;
+    else if (fd->message_type()) kind = PBC_FIELD_POINTER;
+    else if (d->options().map_entry()) kind = PBC_FIELD_ALWAYS;
+    else if (fd->has_presence()) kind = PBC_FIELD_BIT;
+    else kind = PBC_FIELD_IMPLICIT;
+    if (f.kind != kind) return Fail("kind " + std::to_string(f.kind) + ", want " + std::to_string(kind));
+    if (kind == PBC_FIELD_ONEOF && f.presence != fd->real_containing_oneof()->index())
+      return Fail("oneof index");
+    if (kind == PBC_FIELD_BIT) {
+      if (f.presence >= m->presence_words * 32u) return Fail("presence bit past _presence");
+      if (!bits->insert(f.presence).second) return Fail("presence bit shared");
+    }
+    size_t bytes = kind == PBC_FIELD_REPEATED ? PBC_VIEW_BYTES
+                   : fd->message_type()       ? sizeof(void *)
+                                              : pbc_field_value_bytes(m, &f);
+    if (f.offset < m->presence_words * 4u || f.offset + bytes > m->size)
+      return Fail("offset " + std::to_string(f.offset) + " outside the fields");
+    auto flag = [&](int bit, bool want, const char *what) {
+      return !!(f.flags & bit) == want || Fail(std::string(what) + " flag");
+    };
+    bool proto2_enum = fd->enum_type() && Proto2File(fd->enum_type()->file());
+    bool has_default = Proto2File(fd->file()) && !fd->is_repeated() && !fd->message_type() &&
+                       (fd->has_default_value() ||
+                        (fd->enum_type() && fd->default_value_enum()->number() != 0));
+    return flag(PBC_FIELD_PACKED, fd->is_packed(), "packed") &&
+           flag(PBC_FIELD_UTF8, fd->type() == FieldDescriptor::TYPE_STRING && !Proto2File(fd->file()),
+                "utf8") &&
+           flag(PBC_FIELD_CLOSED_ENUM, proto2_enum, "closed enum") &&
+           flag(PBC_FIELD_REQUIRED, fd->is_required(), "required") &&
+           flag(PBC_FIELD_MAP, fd->is_map(), "map") &&
+           flag(PBC_FIELD_DEFAULT, has_default, "default") && f.reserved == 0;
+  }
+
+  bool Default(const Descriptor *d, const pbc_message_desc *m, const pbc_default &def) {
+    if (def.field >= m->field_count || !(m->fields[def.field].flags & PBC_FIELD_DEFAULT))
+      return Fail("a default for a field without one");
+    const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(m->fields[def.field].number));
+    where_ = fd->full_name();
+    uint64_t want = 0;
+    switch (fd->cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32: want = static_cast<uint32_t>(fd->default_value_int32()); break;
+      case FieldDescriptor::CPPTYPE_INT64: want = static_cast<uint64_t>(fd->default_value_int64()); break;
+      case FieldDescriptor::CPPTYPE_UINT32: want = fd->default_value_uint32(); break;
+      case FieldDescriptor::CPPTYPE_UINT64: want = fd->default_value_uint64(); break;
+      case FieldDescriptor::CPPTYPE_BOOL: want = fd->default_value_bool(); break;
+      case FieldDescriptor::CPPTYPE_ENUM:
+        want = static_cast<uint32_t>(fd->default_value_enum()->number());
+        break;
+      case FieldDescriptor::CPPTYPE_FLOAT: {
+        float v = fd->default_value_float();
+        uint32_t bits;
+        memcpy(&bits, &v, 4);
+        want = bits;
+        break;
+      }
+      case FieldDescriptor::CPPTYPE_DOUBLE: {
+        double v = fd->default_value_double();
+        memcpy(&want, &v, 8);
+        break;
+      }
+      case FieldDescriptor::CPPTYPE_STRING: {
+        const std::string &s = fd->default_value_string();
+        if (def.size != s.size() || memcmp(Str(m, static_cast<uint32_t>(def.value)), s.data(), s.size()))
+          return Fail("string default");
+        where_ = d->full_name();
+        return true;
+      }
+      default:
+        return Fail("a default on a message field");
+    }
+    if (def.value != want) return Fail("default value " + std::to_string(def.value));
+    where_ = d->full_name();
+    return true;
+  }
+
+  bool Enum(const gp::EnumDescriptor *e, const pbc_enum_info *info) {
+    if (!seen_.insert(info).second) return true;
+    where_ = e->full_name();
+    if (e->full_name() != info->full_name) return Fail("enum full_name");
+    if (!!(info->flags & PBC_ENUM_CLOSED) != Proto2File(e->file())) return Fail("closed flag");
+    std::vector<const gp::EnumValueDescriptor *> values;
+    for (int i = 0; i < e->value_count(); i++) values.push_back(e->value(i));
+    std::stable_sort(values.begin(), values.end(),
+                     [](auto *a, auto *b) { return a->number() < b->number(); });
+    if (info->value_count != values.size()) return Fail("value_count");
+    for (size_t i = 0; i < values.size(); i++)
+      if (info->values[i].number != values[i]->number() ||
+          values[i]->name() != info->strings + info->values[i].name)
+        return Fail("value " + std::to_string(i) + " is " + (info->strings + info->values[i].name));
+    return true;
+  }
+
+  bool Fail(const std::string &what) {
+    *why_ = where_ + ": description: " + what;
+    return false;
+  }
+
+  std::string *why_;
+  std::string where_;
+  std::set<const void *> seen_;
+};
+
+// --- Reading a decoded struct through its description ----------------------
+
+template <typename T>
+T Load(const uint8_t *p) {
+  T v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+struct View {
+  const uint8_t *data;
+  size_t size;
+};
+View LoadView(const uint8_t *p) {
+  return {Load<const uint8_t *>(p + PBC_VIEW_DATA_OFFSET), Load<size_t>(p + PBC_VIEW_SIZE_OFFSET)};
+}
+
+class DynamicChecker {
+ public:
+  explicit DynamicChecker(std::string *why) : why_(why) {}
+
+  bool Message(const gp::Message &lib, const pbc_message_info *info, const uint8_t *m) {
+    const Descriptor *d = lib.GetDescriptor();
+    const pbc_message_desc *desc = info->desc;
+    const Reflection *R = lib.GetReflection();
+    for (uint32_t i = 0; i < desc->field_count; i++) {
+      const pbc_field_desc &f = desc->fields[i];
+      const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(f.number));
+      path_.push_back(fd->name());
+      if (!Field(lib, R, fd, desc, f, m)) return false;
+      path_.pop_back();
+    }
+    return true;
+  }
+
+ private:
+  bool Field(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd,
+             const pbc_message_desc *d, const pbc_field_desc &f, const uint8_t *m) {
+    const uint8_t *at = m + f.offset;
+    if (f.kind == PBC_FIELD_REPEATED) {
+      View v = LoadView(at);
+      if (v.size != static_cast<size_t>(R->FieldSize(lib, fd)))
+        return Fail(std::to_string(v.size) + " elements, libprotobuf has " +
+                    std::to_string(R->FieldSize(lib, fd)));
+      if (f.flags & PBC_FIELD_MAP) return Map(lib, R, fd, d, f, v);
+      size_t n = pbc_field_value_bytes(d, &f);
+      for (size_t i = 0; i < v.size; i++) {
+        path_.push_back("[" + std::to_string(i) + "]");
+        if (!Value(lib, R, fd, static_cast<int>(i), d, f, v.data + i * n)) return false;
+        path_.pop_back();
+      }
+      return true;
+    }
+    bool present;
+    switch (f.kind) {
+      case PBC_FIELD_BIT:
+        present = Load<uint32_t>(m + f.presence / 32 * 4) >> (f.presence % 32) & 1;
+        break;
+      case PBC_FIELD_ONEOF:
+        present = Load<uint32_t>(m + d->oneofs[f.presence].case_offset) == f.number;
+        break;
+      case PBC_FIELD_POINTER:
+        present = Load<const void *>(at) != nullptr;
+        break;
+      default:  // implicit and map entries' keys and values: the value says
+        present = true;
+    }
+    bool is_message = f.type == PBC_TYPE_MESSAGE || f.type == PBC_TYPE_GROUP;
+    bool lib_present = R->HasField(lib, fd);
+    if (f.kind != PBC_FIELD_IMPLICIT && f.kind != PBC_FIELD_ALWAYS && present != lib_present)
+      return Fail(std::string("present: pbc ") + (present ? "yes" : "no") + ", libprotobuf " +
+                  (lib_present ? "yes" : "no"));
+    if (!present) return true;
+    if (is_message) {
+      const uint8_t *sub = Load<const uint8_t *>(at);
+      if (!sub) {  // an entry's absent value: libprotobuf's is empty
+        if (R->GetMessage(lib, fd).ByteSizeLong() != 0) return Fail("absent value, libprotobuf's is not empty");
+        return true;
+      }
+      return Message(R->GetMessage(lib, fd), static_cast<const pbc_message_info *>(d->links[f.link]),
+                     sub);
+    }
+    return Value(lib, R, fd, -1, d, f, at);
+  }
+
+  // One value: singular (index < 0) or element `index`, at `p`.
+  bool Value(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd, int index,
+             const pbc_message_desc *d, const pbc_field_desc &f, const uint8_t *p) {
+    bool rep = index >= 0;
+    switch (fd->cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32:
+        return Same(Load<int32_t>(p), rep ? R->GetRepeatedInt32(lib, fd, index) : R->GetInt32(lib, fd));
+      case FieldDescriptor::CPPTYPE_INT64:
+        return Same(Load<int64_t>(p), rep ? R->GetRepeatedInt64(lib, fd, index) : R->GetInt64(lib, fd));
+      case FieldDescriptor::CPPTYPE_UINT32:
+        return Same(Load<uint32_t>(p), rep ? R->GetRepeatedUInt32(lib, fd, index) : R->GetUInt32(lib, fd));
+      case FieldDescriptor::CPPTYPE_UINT64:
+        return Same(Load<uint64_t>(p), rep ? R->GetRepeatedUInt64(lib, fd, index) : R->GetUInt64(lib, fd));
+      case FieldDescriptor::CPPTYPE_BOOL:
+        return Same(Load<uint8_t>(p) != 0, rep ? R->GetRepeatedBool(lib, fd, index) : R->GetBool(lib, fd));
+      case FieldDescriptor::CPPTYPE_FLOAT: {
+        float a = Load<float>(p), b = rep ? R->GetRepeatedFloat(lib, fd, index) : R->GetFloat(lib, fd);
+        return memcmp(&a, &b, 4) == 0 || Fail("float " + std::to_string(a) + " != " + std::to_string(b));
+      }
+      case FieldDescriptor::CPPTYPE_DOUBLE: {
+        double a = Load<double>(p), b = rep ? R->GetRepeatedDouble(lib, fd, index) : R->GetDouble(lib, fd);
+        return memcmp(&a, &b, 8) == 0 || Fail("double " + std::to_string(a) + " != " + std::to_string(b));
+      }
+      case FieldDescriptor::CPPTYPE_ENUM: {
+        int32_t v = Load<int32_t>(p);
+        int want = rep ? R->GetRepeatedEnumValue(lib, fd, index) : R->GetEnumValue(lib, fd);
+        if (v != want) return Same(v, want);
+        // The name through the enum's own record, as text and JSON will.
+        auto *e = static_cast<const pbc_enum_info *>(d->links[f.link]);
+        const gp::EnumValueDescriptor *ev = fd->enum_type()->FindValueByNumber(v);
+        const char *name = nullptr;
+        for (uint32_t i = 0; i < e->value_count && !name; i++)
+          if (e->values[i].number == v) name = e->strings + e->values[i].name;
+        if ((ev == nullptr) != (name == nullptr) || (ev && ev->name() != name))
+          return Fail(std::string("enum value ") + std::to_string(v) + " named " +
+                      (name ? name : "(none)") + ", libprotobuf: " + (ev ? ev->name() : "(none)"));
+        return true;
+      }
+      case FieldDescriptor::CPPTYPE_STRING: {
+        View v = LoadView(p);
+        std::string scratch;
+        const std::string &want =
+            rep ? R->GetRepeatedStringReference(lib, fd, index, &scratch)
+                : R->GetStringReference(lib, fd, &scratch);
+        if (v.size != want.size() || (v.size && memcmp(v.data, want.data(), v.size)))
+          return Fail("string of " + std::to_string(v.size) + " bytes differs (libprotobuf: " +
+                      std::to_string(want.size()) + ")");
+        return true;
+      }
+      case FieldDescriptor::CPPTYPE_MESSAGE:
+        return Message(R->GetRepeatedMessage(lib, fd, index),
+                       static_cast<const pbc_message_info *>(d->links[f.link]), p);
+    }
+    return Fail("unknown cpp type");
+  }
+
+  // Map entries as a set: each of pbc's entries is libprotobuf's entry of
+  // its key (a decode of canonical bytes has no repeated keys; the counts
+  // were compared).
+  bool Map(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd,
+           const pbc_message_desc *d, const pbc_field_desc &f, View v) {
+    auto *entry = static_cast<const pbc_message_info *>(d->links[f.link]);
+    for (size_t i = 0; i < v.size; i++) {
+      const uint8_t *p = v.data + i * entry->struct_size;
+      const gp::Message *match = nullptr;
+      for (int j = 0; j < R->FieldSize(lib, fd) && !match; j++) {
+        const gp::Message &e = R->GetRepeatedMessage(lib, fd, j);
+        std::string ignored;
+        if (DynamicChecker(&ignored).KeyMatches(e, entry, p)) match = &e;
+      }
+      if (!match) return Fail("map entry " + std::to_string(i) + "'s key is not libprotobuf's");
+      path_.push_back("{entry " + std::to_string(i) + "}");
+      if (!Message(*match, entry, p)) return false;
+      path_.pop_back();
+    }
+    return true;
+  }
+
+  bool KeyMatches(const gp::Message &lib_entry, const pbc_message_info *entry, const uint8_t *p) {
+    const pbc_message_desc *ed = entry->desc;
+    const FieldDescriptor *key_fd = lib_entry.GetDescriptor()->map_key();
+    return Value(lib_entry, lib_entry.GetReflection(), key_fd, -1, ed, ed->fields[0],
+                 p + ed->fields[0].offset);
+  }
+
+  template <typename T>
+  bool Same(T a, T b) {
+    return a == b || Fail(std::to_string(a) + " != libprotobuf's " + std::to_string(b));
+  }
+
+  bool Fail(const std::string &what) {
+    std::string p;
+    for (const std::string &s : path_) p += (p.empty() || s[0] == '[' || s[0] == '{' ? "" : ".") + s;
+    *why_ = "read through the description, " + p + ": " + what;
+    return false;
+  }
+
+  std::string *why_;
+  std::vector<std::string> path_;
+};
+
+}  // namespace
+
+bool DescriptionMatches(const Descriptor *d, const pbc_message_info *info, std::string *why) {
+  return StaticChecker(why).Message(d, info);
+}
+
+bool DecodedMatches(const gp::Message &lib, const pbc_message_info *info, const void *m,
+                    std::string *why) {
+  return DynamicChecker(why).Message(lib, info, static_cast<const uint8_t *>(m));
+}
+
+}  // namespace pbc_test

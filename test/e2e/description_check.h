@@ -1,0 +1,32 @@
+// The difftest's checks of the descriptions pbc emits (pbc/desc.h) against
+// libprotobuf's descriptors and reflection: what the description says
+// (numbers, names, types, presence, oneofs, defaults, links, enums), and
+// that a decoded message read through it has libprotobuf's values.
+#ifndef PBC_TEST_E2E_DESCRIPTION_CHECK_H
+#define PBC_TEST_E2E_DESCRIPTION_CHECK_H
+
+#include <string>
+
+#include <google/protobuf/message.h>
+
+#include "pbc/pbc.h"
+
+namespace pbc_test {
+
+// Whether `info`'s description says what `d` does, and so do those of the
+// messages and enums it links to, recursively. On a mismatch, `why` says
+// where and what.
+bool DescriptionMatches(const google::protobuf::Descriptor *d,
+                        const pbc_message_info *info, std::string *why);
+
+// Whether the struct `m` (of `info`'s message, decoded by pbc) holds the
+// values of `lib`, reading every field through the description alone:
+// presence, scalars, strings, repeated elements, oneofs, sub-messages and
+// map entries (as sets; lib's unknown fields and extensions are not read).
+bool DecodedMatches(const google::protobuf::Message &lib,
+                    const pbc_message_info *info, const void *m,
+                    std::string *why);
+
+} // namespace pbc_test
+
+#endif // PBC_TEST_E2E_DESCRIPTION_CHECK_H

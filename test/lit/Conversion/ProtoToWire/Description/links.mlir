@@ -1,0 +1,46 @@
+// Description.cpp: what a description links to across files, and a message
+// without fields.
+// RUN: pbc-opt %s -proto-layout -proto-to-wire=files=f.proto | FileCheck %s
+
+proto.file "e.proto" package "" proto3 imports []
+proto.file "f.proto" package "" proto3 imports ["e.proto"]
+proto.enum @Other file "e.proto" {
+  proto.enum_value "ZERO" = 0
+}
+proto.message @Peer file "e.proto" {
+}
+proto.message @Empty file "f.proto" {
+}
+proto.message @User file "f.proto" {
+  proto.field "o" = 1 : enum<@Other> implicit
+  proto.field "p" = 2 : message<@Peer> optional
+}
+
+// No fields: every array pointer null; the pool still holds the name.
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__Empty_desc_data("Empty\00f.proto\00")
+// CHECK-NEXT: llvm.mlir.global internal constant @pbc__Empty_desc()
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.addressof @pbc__Empty_desc_data
+// proto3 (3) in the header.
+// CHECK: llvm.mlir.constant(3 : i8)
+// The records of another file's enum and message: declared, since e.proto's
+// object defines them.
+// CHECK: llvm.mlir.global external constant @pbc__Other_enum() {{.*}} : !llvm.struct<(ptr, ptr, ptr, i32, i32)>{{$}}
+// CHECK-NEXT: llvm.mlir.global external constant @Peer_info() {{.*}} : !llvm.struct<{{.*}}>{{$}}
+// An implicit (0) open enum field, no flags, link 0; a POINTER (3) message,
+// link 1.
+// CHECK-NEXT: llvm.mlir.global internal constant @pbc__User_desc_data("
+// CHECK-SAME: \01\00\00\00\18\00\00\00\00\00\00\00\0E\00\00\00
+// CHECK-SAME: \02\00\00\00\00\00\00\00\00\00\01\00\0B\03\00\00
+// CHECK-NEXT: llvm.mlir.global internal constant @pbc__User_links()
+// CHECK-NEXT: llvm.mlir.undef
+// CHECK-NEXT: llvm.mlir.addressof @pbc__Other_enum
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.addressof @Peer_info
+// Nothing of e.proto is defined here.
+// CHECK-NOT: @pbc__Other_enum_data
+// CHECK-NOT: @pbc__Peer_desc

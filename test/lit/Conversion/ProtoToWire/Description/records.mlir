@@ -1,0 +1,129 @@
+// Description.cpp: the description of every message (pbc/desc.h), byte by
+// byte. Each array is abi.def's records, little-endian, one after another in
+// one blob (fields by number, their names, the oneofs, the defaults), then
+// the string pool; the pbc_message_desc points into it.
+// RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
+
+proto.file "d.proto" package "" proto2 imports []
+proto.enum @E file "d.proto" closed allow_alias {
+  proto.enum_value "ONE" = 1
+  proto.enum_value "NEG" = -2
+  proto.enum_value "UNO" = 1
+}
+proto.message @M file "d.proto" {
+  proto.field "count" = 1 : int32 optional default -3 : i32
+  proto.field "text" = 2 : bytes required default "a\00b"
+  proto.field "e" = 3 : enum<@E> optional closed default 1 : i32
+  proto.field "xs" = 5 : sint64 repeated packed
+  proto.oneof "pick" {
+    proto.field "ratio" = 6 : float optional default 5.000000e-01 : f32
+    proto.field "sub" = 7 : message<@M> optional
+  }
+  proto.field "by_key" = 8 : message<@M.ByKeyEntry> repeated json "keyed"
+}
+proto.message @M.ByKeyEntry file "d.proto" map_entry {
+  proto.field "key" = 1 : string optional
+  proto.field "value" = 2 : message<@M> optional
+}
+
+// An enum: its values by number, aliases in declaration order (ONE before
+// UNO), each {number, name offset}; the pool starts with the full name.
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__E_enum_data("
+// CHECK-SAME: \FE\FF\FF\FF\02\00\00\00
+// CHECK-SAME: \01\00\00\00\06\00\00\00
+// CHECK-SAME: \01\00\00\00\0A\00\00\00
+// CHECK-SAME: E\00NEG\00ONE\00UNO\00")
+// CHECK-SAME: alignment = 8
+// Public (weak_odr): other files' descriptions link to it.
+// CHECK-NEXT: llvm.mlir.global weak_odr constant @pbc__E_enum() {{.*}} : !llvm.struct<(ptr, ptr, ptr, i32, i32)> {
+// full_name, values, strings, value_count, flags (closed).
+// CHECK: llvm.mlir.constant(3 : i32)
+// CHECK-NEXT: llvm.mlir.constant(1 : i32)
+
+// M's description links to M and to the entry, whose records are declared
+// at that first use.
+// CHECK: llvm.mlir.global weak_odr constant @M_info()
+// CHECK: llvm.mlir.global weak_odr constant @M_ByKeyEntry_info()
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__M_desc_data("
+// Fields by number, 16 bytes each: number, offset, presence (bit or
+// oneof), link, type, kind, flags, 0.
+// count: offset 80, bit 0, int32 (5), BIT (1), DEFAULT (0x10).
+// CHECK-SAME: \01\00\00\00P\00\00\00\00\00\00\00\05\01\10\00
+// text: offset 8, bit 1, bytes (12), BIT, REQUIRED|DEFAULT.
+// CHECK-SAME: \02\00\00\00\08\00\00\00\01\00\00\00\0C\01\18\00
+// e: offset 84, bit 2, link 0 (E), enum (14), BIT, CLOSED_ENUM|DEFAULT.
+// CHECK-SAME: \03\00\00\00T\00\00\00\02\00\00\00\0E\01\14\00
+// xs: offset 24, sint64 (18), REPEATED (5), PACKED.
+// CHECK-SAME: \05\00\00\00\18\00\00\00\00\00\00\00\12\05\01\00
+// ratio and sub share the union at 40, both in oneof 0: float with a
+// default; sub a message (11), link 1 (M).
+// CHECK-SAME: \06\00\00\00(\00\00\00\00\00\00\00\02\02\10\00
+// CHECK-SAME: \07\00\00\00(\00\00\00\00\00\01\00\0B\02\00\00
+// by_key: a MAP (0x20) of link 2, the entry.
+// CHECK-SAME: \08\00\00\000\00\00\00\00\00\02\00\0B\05 \00
+// Names: {name, json_name} offsets; equal where the json_name is derived
+// from a one-word name, `keyed` as declared for by_key.
+// CHECK-SAME: \0A\00\00\00\0A\00\00\00\10\00\00\00\10\00\00\00\15\00\00\00\15\00\00\00\17\00\00\00\17\00\00\00\1A\00\00\00\1A\00\00\00 \00\00\00 \00\00\00$\00\00\00+\00\00\00
+// The oneof: its case at 88, its name.
+// CHECK-SAME: X\00\00\001\00\00\00
+// Defaults, by field index: {field, size, value}: -3 as its 32 bits; the
+// bytes "a\0b" at pool offset 54, 3 long; E's ONE; 0.5f's bits.
+// CHECK-SAME: \00\00\00\00\00\00\00\00\FD\FF\FF\FF\00\00\00\00
+// CHECK-SAME: \01\00\00\00\03\00\00\006\00\00\00\00\00\00\00
+// CHECK-SAME: \02\00\00\00\00\00\00\00\01\00\00\00\00\00\00\00
+// CHECK-SAME: \04\00\00\00\00\00\00\00\00\00\00?\00\00\00\00
+// The pool: full name (where pbc_message_info.full_name points), file,
+// names, and the default's bytes with their NUL.
+// CHECK-SAME: M\00d.proto\00count\00text\00e\00xs\00ratio\00sub\00by_key\00keyed\00pick\00a\00b\00")
+// Links in field order, each once.
+// CHECK-NEXT: llvm.mlir.global internal constant @pbc__M_links() {{.*}} : !llvm.array<3 x ptr> {
+// CHECK-NEXT: llvm.mlir.undef
+// CHECK-NEXT: llvm.mlir.addressof @pbc__E_enum
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.addressof @M_info
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.addressof @M_ByKeyEntry_info
+// The header: the arrays (7 fields of 16 bytes, then 7 names of 8, one
+// oneof, four defaults, the pool at 240), the counts, size 96, unknown
+// fields at 64, the file's name at 2, one presence word, fields 1 to 3
+// dense, proto2, no flags, no edition.
+// CHECK: llvm.mlir.global internal constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16)> {
+// CHECK-NEXT: %[[F:.*]] = llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: %[[N:.*]] = llvm.getelementptr inbounds %{{.*}}[112]
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: %[[O:.*]] = llvm.getelementptr inbounds %{{.*}}[168]
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: %[[D:.*]] = llvm.getelementptr inbounds %{{.*}}[176]
+// CHECK-NEXT: %[[L:.*]] = llvm.mlir.addressof @pbc__M_links
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: %[[S:.*]] = llvm.getelementptr inbounds %{{.*}}[240]
+// CHECK-NEXT: llvm.mlir.constant(7 : i32)
+// CHECK-NEXT: llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: llvm.mlir.constant(4 : i32)
+// CHECK-NEXT: llvm.mlir.constant(3 : i32)
+// CHECK-NEXT: llvm.mlir.constant(96 : i32)
+// CHECK-NEXT: llvm.mlir.constant(64 : i32)
+// CHECK-NEXT: llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: llvm.mlir.constant(1 : i16)
+// CHECK-NEXT: llvm.mlir.constant(3 : i16)
+// CHECK-NEXT: llvm.mlir.constant(2 : i8)
+// CHECK-NEXT: llvm.mlir.constant(0 : i8)
+// CHECK-NEXT: llvm.mlir.constant(0 : i16)
+// CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
+// CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[F]], %[[R0]][0]
+// CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[N]], %[[R1]][1]
+// CHECK-NEXT: %[[R3:.*]] = llvm.insertvalue %[[O]], %[[R2]][2]
+// CHECK-NEXT: %[[R4:.*]] = llvm.insertvalue %[[D]], %[[R3]][3]
+// CHECK-NEXT: %[[R5:.*]] = llvm.insertvalue %[[L]], %[[R4]][4]
+// CHECK-NEXT: llvm.insertvalue %[[S]], %[[R5]][5]
+
+// The map entry: no unknown fields (0xffffffff), the MAP_ENTRY flag; its
+// scalar key is ALWAYS written (4), its message value a POINTER (3).
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__M_ByKeyEntry_desc_data("
+// CHECK-SAME: \01\00\00\00\00\00\00\00\00\00\00\00\09\04\00\00
+// CHECK-SAME: \02\00\00\00\10\00\00\00\00\00\00\00\0B\03\00\00
+// CHECK: llvm.mlir.global internal constant @pbc__M_ByKeyEntry_desc()
+// CHECK: llvm.mlir.constant(-1 : i32)
+// CHECK: llvm.mlir.constant(1 : i8)
+// CHECK-NEXT: llvm.mlir.constant(0 : i16)
