@@ -304,10 +304,11 @@ PBC_NOINLINE static void *grow_array(pbc_decoder *d, void *data, size_t size,
 }
 
 /* The bookkeeping of a decode: the input (copied first if asked), the
- * decoder state, init, the fields by the generated decoder `decode` or, when
- * `table` is not NULL, by the table-driven one from its description, then
- * the required-field check. Inlined into each T_decode, where `table` is
- * NULL and its branch folds away. */
+ * decoder state, init, the fields, the required-field check. The message's
+ * generated code does each step (`init`, `decode`, `is_initialized`) or,
+ * when `table` is not NULL, the table-driven codec from its description.
+ * Inlined into each T_decode, where `table` is NULL and its branches fold
+ * away. */
 static inline pbc_status decode_message(void *m, const uint8_t *buf,
                                         size_t len, pbc_arena *arena,
                                         pbc_init_fn init, pbc_decode_fn decode,
@@ -322,7 +323,8 @@ static inline pbc_status decode_message(void *m, const uint8_t *buf,
   if (options && options->max_depth) max_depth = options->max_depth;
   pbc_decoder d = {arena, 0, max_depth, PBC_OK, NULL, NULL, NULL};
   set_input(&d, buf, len);
-  init(m);
+  if (table) pbc_table_init(table, m);
+  else init(m);
   if (options && options->copy_input && len > 0) {
     uint8_t *copy = allocated_or_fail(&d, pbc_arena_alloc(arena, len), len);
     if (copy == NULL) return d.status;
@@ -338,7 +340,9 @@ static inline pbc_status decode_message(void *m, const uint8_t *buf,
      * level a decoder opened it closed. */
     assert(d.status == PBC_OK && d.depth == 0);
     if (options && options->allow_missing_required) return PBC_OK;
-    return is_initialized(m) ? PBC_OK : PBC_ERR_MISSING_REQUIRED;
+    bool complete =
+        table ? pbc_table_is_initialized(table, m) : is_initialized(m);
+    return complete ? PBC_OK : PBC_ERR_MISSING_REQUIRED;
   }
   /* A decoder that fails without saying why is a bug in the generated code;
    * still report an error, never success on input it rejected. */
@@ -372,8 +376,7 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
 pbc_status pbc_table_decode(const pbc_message_info *info, void *m,
                             const uint8_t *buf, size_t len, pbc_arena *arena,
                             const pbc_decode_options *options) {
-  return decode_message(m, buf, len, arena, info->init, NULL, info,
-                        info->is_initialized, options);
+  return decode_message(m, buf, len, arena, NULL, NULL, info, NULL, options);
 }
 
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {

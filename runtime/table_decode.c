@@ -126,9 +126,40 @@ static uint8_t *append(pbc_decoder *d, const pbc_message_desc *desc,
   return e;
 }
 
+/* Where a value read for scalar, string or bytes field f goes: a new
+ * element of a repeated field, or the member, marked present. NULL when out
+ * of memory. */
+static uint8_t *value_slot(pbc_decoder *d, const pbc_message_desc *desc,
+                           const pbc_field_desc *f, uint8_t *m) {
+  if (f->kind == PBC_FIELD_REPEATED) return append(d, desc, f, m);
+  mark_present(desc, f, m);
+  return m + f->offset;
+}
+
 static const uint8_t *message_dec(const pbc_message_info *info, uint8_t *m,
                                   const uint8_t *p, const uint8_t *end,
                                   pbc_decoder *d, uint32_t group);
+
+/* T_init from the description: zero, then the defaults (not a oneof
+ * member's: they share one union, and an unset member is never written). */
+static void table_init(const pbc_message_info *info, uint8_t *m) {
+  const pbc_message_desc *d = info->desc;
+  memset(m, 0, d->size);
+  for (uint32_t i = 0; i < d->default_count; i++) {
+    const pbc_default *def = &d->defaults[i];
+    const pbc_field_desc *f = &d->fields[def->field];
+    if (f->kind == PBC_FIELD_ONEOF) continue;
+    if (pbc_tbl_is_view(f))
+      pbc_tbl_store_view(m + f->offset,
+                         (const uint8_t *)d->strings + def->value, def->size);
+    else
+      store_value(m + f->offset, pbc_field_value_bytes(d, f), def->value);
+  }
+}
+
+void pbc_table_init(const pbc_message_info *info, void *m) {
+  table_init(info, (uint8_t *)m);
+}
 
 /* The field just read, [start, next), goes to the unknown fields (map
  * entries keep none). */
@@ -160,14 +191,8 @@ static const uint8_t *read_scalar(pbc_decoder *d, const pbc_message_desc *desc,
     v = w == 8 ? pbc_tbl_load64(p) : pbc_tbl_load32(p);
     p += w;
   }
-  uint8_t *at;
-  if (f->kind == PBC_FIELD_REPEATED) {
-    at = append(d, desc, f, m);
-    if (at == NULL) return NULL;
-  } else {
-    at = m + f->offset;
-    mark_present(desc, f, m);
-  }
+  uint8_t *at = value_slot(d, desc, f, m);
+  if (at == NULL) return NULL;
   store_value(at, n, v);
   return p;
 }
@@ -226,14 +251,8 @@ static const uint8_t *read_string(pbc_decoder *d, const pbc_message_desc *desc,
   if (p == NULL) return NULL;
   if ((f->flags & PBC_FIELD_UTF8) && !pbc_rt_utf8_valid(p, len))
     return pbc_rt_fail(d, PBC_ERR_INVALID_UTF8);
-  uint8_t *at;
-  if (f->kind == PBC_FIELD_REPEATED) {
-    at = append(d, desc, f, m);
-    if (at == NULL) return NULL;
-  } else {
-    at = m + f->offset;
-    mark_present(desc, f, m);
-  }
+  uint8_t *at = value_slot(d, desc, f, m);
+  if (at == NULL) return NULL;
   pbc_tbl_store_view(at, p, len);
   return p + len;
 }
@@ -303,7 +322,7 @@ static const uint8_t *read_embedded(pbc_decoder *d,
   if (f->kind == PBC_FIELD_REPEATED) {
     target = append(d, desc, f, m);
     if (target == NULL) return NULL;
-    sub->init(target);
+    table_init(sub, target);
   } else {
     uint8_t *at = m + f->offset;
     target = pbc_tbl_load_ptr(at);
@@ -314,7 +333,7 @@ static const uint8_t *read_embedded(pbc_decoder *d,
     if (target == NULL) {
       target = pbc_rt_alloc(d, sub->struct_size);
       if (target == NULL) return NULL;
-      sub->init(target);
+      table_init(sub, target);
       pbc_tbl_store_ptr(at, target);
     }
     mark_present(desc, f, m);
@@ -368,4 +387,33 @@ const uint8_t *pbc_table_decode_fields(const pbc_message_info *info, void *m,
                                        const uint8_t *p, const uint8_t *end,
                                        pbc_decoder *d, uint32_t group) {
   return message_dec(info, (uint8_t *)m, p, end, d, group);
+}
+
+/* T_is_initialized from the description: every required field set, and
+ * every sub-message held initialized too, through the tree. */
+bool pbc_table_is_initialized(const pbc_message_info *info, const void *msg) {
+  const pbc_message_desc *d = info->desc;
+  const uint8_t *m = (const uint8_t *)msg;
+  for (uint32_t i = 0; i < d->field_count; i++) {
+    const pbc_field_desc *f = &d->fields[i];
+    bool required = f->flags & PBC_FIELD_REQUIRED;
+    if (!pbc_tbl_is_message(f)) {
+      if (required && !((pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1))
+        return false;
+      continue;
+    }
+    const pbc_message_info *sub = pbc_tbl_link_message(d, f);
+    if (f->kind == PBC_FIELD_REPEATED) {
+      pbc_bytes v = pbc_tbl_load_view(m + f->offset);
+      for (size_t j = 0; j < v.size; j++)
+        if (!pbc_table_is_initialized(sub, v.data + j * sub->struct_size)) return false;
+      continue;
+    }
+    const uint8_t *s = pbc_tbl_load_ptr(m + f->offset);
+    bool present = s != NULL &&
+                   (f->kind != PBC_FIELD_ONEOF ||
+                    pbc_tbl_load32(m + d->oneofs[f->presence].case_offset) == f->number);
+    if (present ? !pbc_table_is_initialized(sub, s) : required) return false;
+  }
+  return true;
 }

@@ -46,13 +46,12 @@ static size_t scalar_size(const pbc_field_desc *f, const uint8_t *p) {
   }
 }
 
-/* Whether a singular field is written (the kinds of pbc/desc.h). */
-static bool is_present(const pbc_message_desc *d, const pbc_field_desc *f,
-                       const uint8_t *m) {
+/* Whether a singular field other than a BIT one is written (the kinds of
+ * pbc/desc.h). */
+static bool is_present_other(const pbc_message_desc *d,
+                             const pbc_field_desc *f, const uint8_t *m) {
   const uint8_t *at = m + f->offset;
   switch (f->kind) {
-  case PBC_FIELD_BIT:
-    return (pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1;
   case PBC_FIELD_ONEOF:
     return pbc_tbl_load32(m + d->oneofs[f->presence].case_offset) == f->number &&
            (!pbc_tbl_is_message(f) || pbc_tbl_load_ptr(at) != NULL);
@@ -68,6 +67,16 @@ static bool is_present(const pbc_message_desc *d, const pbc_field_desc *f,
     default: return pbc_tbl_load64(at) != 0;
     }
   }
+}
+
+/* Whether a singular field is written. Presence bits first and inline:
+ * most fields of a proto2 message are absent, and a clear bit is all it
+ * takes to pass one. */
+static inline bool is_present(const pbc_message_desc *d,
+                              const pbc_field_desc *f, const uint8_t *m) {
+  if (f->kind == PBC_FIELD_BIT)
+    return (pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1;
+  return is_present_other(d, f, m);
 }
 
 static size_t tag_size(const pbc_field_desc *f) {

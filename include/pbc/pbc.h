@@ -167,14 +167,16 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
 
 /* ---- The table-driven codec ---------------------------------------------
  * Any message through its description (info->desc, pbc/desc.h) instead of
- * its generated code: the same results as pbc_decode (T_decode with
- * options), T_encoded_size and T_encode, byte for byte and status for
- * status. Generic code that has only a message's info can use it; it is
- * what the compact tier's messages will run. (Decoding still calls the
- * message's T_init and T_is_initialized.) */
+ * its generated code, none of which it calls: the same results as T_init,
+ * pbc_decode (T_decode with options), T_is_initialized, T_encoded_size and
+ * T_encode, byte for byte and status for status. Generic code that has only
+ * a message's info can use it; it is what the compact tier's messages will
+ * run. */
+void pbc_table_init(const pbc_message_info *info, void *m);
 pbc_status pbc_table_decode(const pbc_message_info *info, void *m,
                             const uint8_t *buf, size_t len, pbc_arena *arena,
                             const pbc_decode_options *options);
+bool pbc_table_is_initialized(const pbc_message_info *info, const void *m);
 size_t pbc_table_encoded_size(const pbc_message_info *info, const void *m);
 pbc_status pbc_table_encode(const pbc_message_info *info, const void *m,
                             uint8_t *buf, size_t cap, size_t *written);

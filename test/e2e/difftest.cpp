@@ -601,6 +601,13 @@ class PbcMessage {
       return false;
     }
     if (s != PBC_OK) return true;
+    // Decoded with allow_missing_required, a message may lack a required
+    // field: both checks must say so alike.
+    if (pbc_table_is_initialized(info_, mem_) != IsInitialized()) {
+      *err = std::string("pbc_table_is_initialized says ") +
+             (IsInitialized() ? "no" : "yes") + ", T_is_initialized the opposite";
+      return false;
+    }
     size_t n = info_->encoded_size(mem_), tn = info_->encoded_size(table_mem_);
     std::string a(n, '\0'), b(tn, '\0');
     size_t wa = 0, wb = 0;
@@ -758,13 +765,41 @@ class PbcMessage {
     return true;
   }
 
-  // Checks init: nothing set (encodes to nothing), struct_size respected.
+  // Checks init: nothing set (encodes to nothing), struct_size respected;
+  // and pbc_table_init (from the description) leaves the same struct, but
+  // that a string or bytes default may point at another copy of its bytes.
   bool CheckInit(std::string *err) {
     memset(mem_, 0xa5, info_->struct_size);
     memset(mem_ + info_->struct_size, kCanaryByte, kCanary);
     info_->init(mem_);
     if (!CanaryIntact()) {
       *err = "init wrote past struct_size";
+      return false;
+    }
+    memset(table_mem_, 0xa5, info_->struct_size);
+    memset(table_mem_ + info_->struct_size, kCanaryByte, kCanary);
+    pbc_table_init(info_, table_mem_);
+    if (!AllCanary(table_mem_ + info_->struct_size, kCanary)) {
+      *err = "pbc_table_init wrote past struct_size";
+      return false;
+    }
+    const pbc_message_desc *d = info_->desc;
+    for (uint32_t i = 0; i < d->default_count; i++) {
+      const pbc_field_desc &f = d->fields[d->defaults[i].field];
+      if (f.kind == PBC_FIELD_ONEOF || (f.type != PBC_TYPE_STRING && f.type != PBC_TYPE_BYTES))
+        continue;
+      pbc_bytes a, b;
+      memcpy(&a, mem_ + f.offset, sizeof a);
+      memcpy(&b, table_mem_ + f.offset, sizeof b);
+      if (a.size != b.size || memcmp(a.data, b.data, a.size) != 0) {
+        *err = "pbc_table_init's default of field " + std::to_string(f.number) +
+               " differs from T_init's";
+        return false;
+      }
+      memcpy(table_mem_ + f.offset, &a, sizeof a);
+    }
+    if (memcmp(mem_, table_mem_, info_->struct_size) != 0) {
+      *err = "pbc_table_init leaves another struct than T_init";
       return false;
     }
     size_t n = info_->encoded_size(mem_);
