@@ -398,7 +398,7 @@ bool pbc_table_is_initialized(const pbc_message_info *info, const void *msg) {
     const pbc_field_desc *f = &d->fields[i];
     bool required = f->flags & PBC_FIELD_REQUIRED;
     if (!pbc_tbl_is_message(f)) {
-      if (required && !((pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1))
+      if (required && !pbc_tbl_has_bit(f, m))
         return false;
       continue;
     }

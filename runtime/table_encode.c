@@ -75,7 +75,7 @@ static bool is_present_other(const pbc_message_desc *d,
 static inline bool is_present(const pbc_message_desc *d,
                               const pbc_field_desc *f, const uint8_t *m) {
   if (f->kind == PBC_FIELD_BIT)
-    return (pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1;
+    return pbc_tbl_has_bit(f, m);
   return is_present_other(d, f, m);
 }
 

@@ -68,4 +68,10 @@ static inline void pbc_tbl_store_view(uint8_t *p, const uint8_t *data,
   memcpy(p, &v, sizeof v);
 }
 
+/* A PBC_FIELD_BIT field's presence bit in `_presence[]` at the struct's
+ * start. */
+static inline bool pbc_tbl_has_bit(const pbc_field_desc *f, const uint8_t *m) {
+  return (pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1;
+}
+
 #endif /* PBC_TABLE_INTERNAL_H */

@@ -39,10 +39,14 @@ EncodingPlan::EncodingPlan(ModuleOp module) {
   llvm::StringMap<EnumOp> enums;
   for (EnumOp e : module.getOps<EnumOp>())
     enums[e.getSymName()] = e;
+  llvm::StringMap<FileOp> files;
+  for (FileOp f : module.getOps<FileOp>())
+    files[f.getName()] = f;
   for (MessageOp m : module.getOps<MessageOp>()) {
     assert(m.hasLayout() && "the encoding plan needs the layout");
     MessagePlan &plan = storage.emplace_back();
     plan.op = m;
+    plan.file = files.lookup(m.getFile());
     plan.name = m.getSymName();
     plan.size = *m.getSize();
     plan.presenceWords = m.getPresenceWords().value_or(0);

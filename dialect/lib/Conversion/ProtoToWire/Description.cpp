@@ -177,14 +177,6 @@ uint64_t defaultBits(TypedAttr value, StringPool &strings) {
   return cast<IntegerAttr>(value).getValue().getZExtValue();
 }
 
-/// The file named `name`, if the module has it.
-FileOp fileNamed(ModuleOp module, StringRef name) {
-  for (FileOp f : module.getOps<FileOp>())
-    if (f.getName() == name)
-      return f;
-  return {};
-}
-
 } // namespace
 
 FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
@@ -282,7 +274,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
     b.create<LLVM::ReturnOp>(cx.loc, list);
   }
 
-  FileOp fileOp = fileNamed(cx.module, m.op.getFile());
+  FileOp fileOp = m.file;
   std::optional<uint32_t> edition = fileOp ? fileOp.getEdition() : std::nullopt;
   uint8_t syntax = edition  ? PBC_SYNTAX_EDITIONS
                    : fileOp ? static_cast<uint8_t>(fileOp.getSyntax())

@@ -103,6 +103,8 @@ struct OneofPlan {
 /// One message: its struct and its fields.
 struct MessagePlan {
   mutable MessageOp op;
+  /// Its .proto file's op (syntax, edition); null if the module lacks it.
+  mutable FileOp file;
   llvm::StringRef name; ///< the full name, `tutorial.Person`
   int64_t size;
   int64_t presenceWords;
