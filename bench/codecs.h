@@ -161,7 +161,7 @@ public:
         ok &= pbc_decode(info_, m_.data(), bytes, p.size(), &arena_, &options_) == PBC_OK;
         break;
       case PbcParseMode::Table:
-        ok &= pbc_table_decode(info_, m_.data(), bytes, p.size(), &arena_, nullptr) == PBC_OK;
+        ok &= pbc_table_decode(info_->desc, m_.data(), bytes, p.size(), &arena_, nullptr) == PBC_OK;
         break;
       }
     }
@@ -225,11 +225,11 @@ public:
         ok &= info_->encode_at_end(m, out_.data(), out_.size(), &start, &n) == PBC_OK;
         break;
       case PbcEncodeMode::TableSizeFirst:
-        ok &= pbc_table_encode(info_, m, out_.data(), pbc_table_encoded_size(info_, m), &n) ==
+        ok &= pbc_table_encode(info_->desc, m, out_.data(), pbc_table_encoded_size(info_->desc, m), &n) ==
               PBC_OK;
         break;
       case PbcEncodeMode::TableExact:
-        ok &= pbc_table_encode(info_, m, out_.data(), sizes_[i], &n) == PBC_OK;
+        ok &= pbc_table_encode(info_->desc, m, out_.data(), sizes_[i], &n) == PBC_OK;
         break;
       }
     }

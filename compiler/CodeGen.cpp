@@ -19,6 +19,7 @@
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Instrumentation.h"
 #include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
 #include "llvm/Transforms/Instrumentation/SanitizerCoverage.h"
@@ -160,13 +161,20 @@ Error linkRuntimeModule(Module &module, std::unique_ptr<Module> runtime,
 /// objects sharing an import, never clash at link time while LLVM may
 /// still inline them. With `inlineOnly`, the runtime's functions become
 /// available_externally instead: LLVM inlines them and emits none, since
-/// the archive's runtime object defines them.
+/// the archive's runtime object defines them; those it may not inline (the
+/// table codec's entries, noinline) lose their bodies, which would only
+/// cost optimizing them in every object (the GlobalDCE at the start of
+/// optimize() then drops their internal callees).
 void setLinkage(Module &module, const StringSet<> &runtimeFunctions,
                 bool inlineOnly) {
   for (Function &f : module) {
     if (f.isDeclaration() || f.hasLocalLinkage())
       continue;
     bool external = inlineOnly && runtimeFunctions.contains(f.getName());
+    if (external && f.hasFnAttribute(Attribute::NoInline)) {
+      f.deleteBody();
+      continue;
+    }
     f.setLinkage(external ? GlobalValue::AvailableExternallyLinkage
                           : GlobalValue::WeakODRLinkage);
   }
@@ -429,6 +437,47 @@ static void inlineLeafCodecs(Module &module) {
   }
 }
 
+/// The descriptions' link arrays (`pbc__T_links`, Description.cpp), with
+/// their initializers set aside. Each description links to its
+/// sub-messages' descriptions, so the descriptions of a schema are one
+/// connected graph of constants, and a compact message's functions refer to
+/// their description: LLVM's call graph walks every constant reachable from
+/// each function for the functions it refers to (LazyCallGraph's
+/// visitReferences), again after each change, which made a 5,000-message
+/// file take minutes. Without their initializers the link arrays are
+/// declarations, where the walk stops; they hold no functions, and no code
+/// reads them (the table codec is in its own object), so the optimizer
+/// loses nothing. Each initializer waits in an external global that nothing
+/// refers to (which keeps the declarations of other files' descriptions it
+/// points to alive) until restoreLinks puts it back.
+/// Each link array, and the global holding its initializer meanwhile.
+using DetachedLinks =
+    SmallVector<std::pair<GlobalVariable *, GlobalVariable *>>;
+
+static DetachedLinks detachLinks(Module &module) {
+  DetachedLinks detached;
+  for (GlobalVariable &g : module.globals())
+    if (g.hasInitializer() && g.hasLocalLinkage() &&
+        g.getName().starts_with("pbc__") && g.getName().ends_with("_links"))
+      detached.push_back({&g, nullptr});
+  for (auto &[g, held] : detached) {
+    held = new GlobalVariable(module, g->getValueType(), /*isConstant=*/true,
+                              GlobalValue::ExternalLinkage, g->getInitializer(),
+                              "pbc.detached." + g->getName());
+    g->setInitializer(nullptr);
+    g->setLinkage(GlobalValue::ExternalLinkage);
+  }
+  return detached;
+}
+
+static void restoreLinks(const DetachedLinks &detached) {
+  for (auto [g, held] : detached) {
+    g->setInitializer(held->getInitializer());
+    g->setLinkage(GlobalValue::InternalLinkage);
+    held->eraseFromParent();
+  }
+}
+
 void CodeGen::optimize(Module &module) {
   LoopAnalysisManager lam;
   FunctionAnalysisManager fam;
@@ -461,11 +510,20 @@ void CodeGen::optimize(Module &module) {
     leaveHugeFunctionsUnoptimized(module, options.timing != nullptr);
     inlineLeafCodecs(module);
   }
-  ModulePassManager pm = level == OptimizationLevel::O0
-                             ? builder.buildO0DefaultPipeline(level)
-                             : builder.buildPerModuleDefaultPipeline(level);
+  ModulePassManager pm;
+  pm.addPass(GlobalDCEPass());
+  pm.addPass(level == OptimizationLevel::O0
+                 ? builder.buildO0DefaultPipeline(level)
+                 : builder.buildPerModuleDefaultPipeline(level));
+  DetachedLinks links = detachLinks(module);
+  pm.run(module, mam);
+  restoreLinks(links);
+
   // After optimization, in clang's order (coverage, then ASan), so the
-  // instrumented code is the code that ships without it.
+  // instrumented code is the code that ships without it; with the link
+  // arrays back, since ASan replaces the globals it pads.
+  mam.clear();
+  ModulePassManager instrument;
   if (options.sanitizeCoverage) {
     // What clang's -fsanitize=fuzzer turns on.
     SanitizerCoverageOptions cov;
@@ -474,11 +532,11 @@ void CodeGen::optimize(Module &module) {
     cov.TraceCmp = true;
     cov.Inline8bitCounters = true;
     cov.PCTable = true;
-    pm.addPass(SanitizerCoveragePass(cov));
+    instrument.addPass(SanitizerCoveragePass(cov));
   }
   if (options.sanitizeAddress)
-    pm.addPass(AddressSanitizerPass(AddressSanitizerOptions()));
-  pm.run(module, mam);
+    instrument.addPass(AddressSanitizerPass(AddressSanitizerOptions()));
+  instrument.run(module, mam);
 }
 
 Expected<std::unique_ptr<Module>> CodeGen::buildRuntimeModule() {

@@ -204,7 +204,7 @@ private:
                             LoweringStage last, ArrayRef<std::string> files,
                             mlir::TimingScope &time) {
     mlir::PassManager pm(&context);
-    pbc::buildLoweringPipeline(pm, first, last, files);
+    pbc::buildLoweringPipeline(pm, first, last, files, options.tiers);
     if (time)
       pm.enableTiming(time);
     return pm.run(module);

@@ -13,6 +13,8 @@
 #include "CodeGen.h"
 #include "Frontend.h"
 
+#include "pbc/Conversion/Passes.h"
+
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -49,6 +51,8 @@ struct DriverOptions {
   /// An archive's objects compiled at once (--jobs); 0: one per hardware
   /// thread. -v compiles them one at a time.
   unsigned jobs = 0;
+  /// --optimize-for and --code-budget: which messages get specialized code.
+  ProtoSelectTiersOptions tiers;
 };
 
 /// File contents by path, written together once everything succeeded.

@@ -486,11 +486,17 @@ private:
     SmallVector<Attribute> imports;
     for (int i = 0; i < file->dependency_count(); ++i)
       imports.push_back(builder.getStringAttr(file->dependency(i)->name()));
+    // Only an explicit option: where the file says nothing, pbc's own
+    // policy chooses (proto-select-tiers), not descriptor.proto's SPEED.
+    proto::OptimizeForAttr optimizeFor;
+    if (file->options().has_optimize_for())
+      optimizeFor = proto::OptimizeForAttr::get(
+          &ctx, static_cast<proto::OptimizeFor>(file->options().optimize_for()));
     builder.create<proto::FileOp>(
         FileLineColLoc::get(&ctx, file->name(), 1, 1), file->name(),
         file->package(),
         isProto2(file) ? proto::Syntax::Proto2 : proto::Syntax::Proto3,
-        /*edition=*/nullptr, builder.getArrayAttr(imports));
+        /*edition=*/nullptr, optimizeFor, builder.getArrayAttr(imports));
     for (int i = 0; i < file->enum_type_count(); ++i)
       addEnum(file->enum_type(i));
     for (int i = 0; i < file->message_type_count(); ++i)

@@ -117,6 +117,22 @@ cl::opt<bool> verbose(
     cl::desc("Print the stages and where time went (MLIR and LLVM pass "
              "timing) to stderr"),
     cl::sub(compileCmd), cl::cat(compileCat));
+cl::opt<std::string> optimizeFor(
+    "optimize-for",
+    cl::desc("Build every message's codecs this way, whatever its file's "
+             "`option optimize_for` says: speed (specialized machine code), "
+             "code-size or lite-runtime (the runtime's table codec; "
+             "docs/architecture.md, Tiers)"),
+    cl::value_desc("speed|code-size|lite-runtime"), cl::sub(compileCmd),
+    cl::cat(compileCat));
+cl::opt<uint64_t> codeBudget(
+    "code-budget",
+    cl::desc("The files without an optimize_for option get specialized "
+             "code while its estimate fits this many bytes; beyond it, the "
+             "largest get the table codec (default 262144)"),
+    cl::value_desc("bytes"),
+    cl::init(pbc::ProtoSelectTiersOptions().codeBudget),
+    cl::sub(compileCmd), cl::cat(compileCat));
 cl::opt<bool> cppHeader(
     "cpp-header",
     cl::desc("Also write STEM.pbc.hpp, a C++17 header-only wrapper over the "
@@ -196,6 +212,11 @@ int main(int argc, char **argv) {
   options.jobs = jobs;
   options.output = output;
   options.headerDir = headerDir;
+  if (!optimizeFor.empty() && !pbc::parseOptimizeFor(optimizeFor))
+    return pbc::fail("--optimize-for=" + optimizeFor +
+                     ": expected speed, code-size or lite-runtime");
+  options.tiers.optimizeFor = optimizeFor;
+  options.tiers.codeBudget = codeBudget;
   if (emit.getNumOccurrences())
     options.emit = emit.getValue();
   options.codegen = pbc::CodeGenOptions{targetTriple, targetCpu, optLevel};

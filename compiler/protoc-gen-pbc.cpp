@@ -24,6 +24,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "pbc/Dialect/Proto/Naming.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 #include <google/protobuf/compiler/code_generator.h>
@@ -80,9 +81,22 @@ bool parseOptions(const std::string &parameter, pbc::DriverOptions &options,
       options.headerDir = value;
     } else if (key == "cpp_header") {
       options.cppHeader = value.empty() || value == "true" || value == "1";
+    } else if (key == "optimize_for") {
+      if (!pbc::parseOptimizeFor(value)) {
+        error = "optimize_for=" + value +
+                ": expected speed, code-size or lite-runtime";
+        return false;
+      }
+      options.tiers.optimizeFor = value;
+    } else if (key == "code_budget") {
+      if (!llvm::to_integer(value, options.tiers.codeBudget, 10)) {
+        error = "code_budget=" + value + " is not a number of bytes";
+        return false;
+      }
     } else {
       error = "unknown option '" + key +
-              "' (known: O, target, mcpu, lib, header_dir, cpp_header)";
+              "' (known: O, target, mcpu, lib, header_dir, cpp_header, "
+              "optimize_for, code_budget)";
       return false;
     }
   }

@@ -312,7 +312,7 @@ PBC_NOINLINE static void *grow_array(pbc_decoder *d, void *data, size_t size,
 static inline pbc_status decode_message(void *m, const uint8_t *buf,
                                         size_t len, pbc_arena *arena,
                                         pbc_init_fn init, pbc_decode_fn decode,
-                                        const pbc_message_info *table,
+                                        const pbc_message_desc *table,
                                         pbc_check_fn is_initialized,
                                         const pbc_decode_options *options) {
   /* An empty input may come as NULL; give the decoder a real address so its
@@ -373,10 +373,12 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
                             info->is_initialized, options);
 }
 
-pbc_status pbc_table_decode(const pbc_message_info *info, void *m,
-                            const uint8_t *buf, size_t len, pbc_arena *arena,
-                            const pbc_decode_options *options) {
-  return decode_message(m, buf, len, arena, NULL, NULL, info, NULL, options);
+/* Not inlined: a compact message's T_decode is a call to it. */
+PBC_NOINLINE pbc_status pbc_table_decode(const pbc_message_desc *desc, void *m,
+                                         const uint8_t *buf, size_t len,
+                                         pbc_arena *arena,
+                                         const pbc_decode_options *options) {
+  return decode_message(m, buf, len, arena, NULL, NULL, desc, NULL, options);
 }
 
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {

@@ -143,16 +143,28 @@ pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
   return move_to_front(buf, cap, start, written);
 }
 
-/* The same through the message's description (table_encode.c). */
-pbc_status pbc_table_encode(const pbc_message_info *info, const void *m,
-                            uint8_t *buf, size_t cap, size_t *written) {
+/* The same through the message's description (table_encode.c). Not
+ * inlined: a compact message's T_encode is a call to it. */
+PBC_NOINLINE pbc_status pbc_table_encode(const pbc_message_desc *desc,
+                                         const void *m, uint8_t *buf,
+                                         size_t cap, size_t *written) {
   cap = clamp_cap(cap);
   uint8_t *start =
-      buf ? pbc_table_encode_backwards(info, m, buf + cap, buf) : NULL;
+      buf ? pbc_table_encode_backwards(desc, m, buf + cap, buf) : NULL;
   assert(start == NULL || (buf <= start && start <= buf + cap));
   if (start == NULL)
-    return did_not_fit(pbc_table_encoded_size(info, m), written);
+    return did_not_fit(pbc_table_encoded_size(desc, m), written);
   return move_to_front(buf, cap, start, written);
+}
+
+/* T_encode_at_end's report once the walk is done: false when it did not
+ * fit, and the caller computes the size. */
+static bool report_at_end(uint8_t *buf, size_t cap, uint8_t *first,
+                          uint8_t **start, size_t *written) {
+  if (start != NULL) *start = first != NULL ? first : buf;
+  if (first == NULL) return false;
+  set_written(written, (size_t)(buf + cap - first));
+  return true;
 }
 
 /* T_encode_at_end: the bytes where the one walk leaves them, ending at
@@ -162,11 +174,20 @@ pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
                                 pbc_size_fn size, pbc_encode_fn encode) {
   cap = clamp_cap(cap);
   uint8_t *first = encode_backwards(m, buf, cap, encode);
-  if (first == NULL) {
-    if (start != NULL) *start = buf;
+  if (!report_at_end(buf, cap, first, start, written))
     return did_not_fit(size(m), written);
-  }
-  if (start != NULL) *start = first;
-  set_written(written, (size_t)(buf + cap - first));
+  return PBC_OK;
+}
+
+PBC_NOINLINE pbc_status pbc_table_encode_at_end(const pbc_message_desc *desc,
+                                                const void *m, uint8_t *buf,
+                                                size_t cap, uint8_t **start,
+                                                size_t *written) {
+  cap = clamp_cap(cap);
+  uint8_t *first =
+      buf ? pbc_table_encode_backwards(desc, m, buf + cap, buf) : NULL;
+  assert(first == NULL || (buf <= first && first <= buf + cap));
+  if (!report_at_end(buf, cap, first, start, written))
+    return did_not_fit(pbc_table_encoded_size(desc, m), written);
   return PBC_OK;
 }

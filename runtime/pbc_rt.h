@@ -74,16 +74,27 @@ pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
                                 uint8_t **start, size_t *written,
                                 pbc_size_fn size, pbc_encode_fn encode);
 
-/* The table-driven encoder (table_encode.c): writes `m` backwards ending at
- * `end`, no lower than `limit`; returns where it starts, NULL when it does
- * not fit. */
-uint8_t *pbc_table_encode_backwards(const pbc_message_info *info,
+/* The table codec's functions a compact message's codecs call (its
+ * pbc__T_enc, pbc__T_wr, pbc__T_dec; T_init, T_is_initialized and
+ * T_encoded_size call pbc.h's) are defined noinline: the codec is shared
+ * by every message, and inlining its entry would copy it into each object
+ * that calls it.
+ *
+ * The table-driven encoder (table_encode.c): writes `m` backwards ending at
+ * `end`, no lower than `limit` (NULL: unchecked, as pbc__T_enc); returns
+ * where it starts, NULL when it does not fit. */
+uint8_t *pbc_table_encode_backwards(const pbc_message_desc *desc,
                                     const void *m, uint8_t *end,
                                     uint8_t *limit);
 
+/* The table-driven writer (table_encode.c): what pbc__T_wr does, for any
+ * message; `size` is its encoded size. */
+void pbc_table_write_fields(const pbc_message_desc *desc, const void *m,
+                            pbc_writer *w, size_t size);
+
 /* The table-driven decoder (table_decode.c): what pbc__T_dec does, for
  * any message, from its description. */
-const uint8_t *pbc_table_decode_fields(const pbc_message_info *info, void *m,
+const uint8_t *pbc_table_decode_fields(const pbc_message_desc *desc, void *m,
                                        const uint8_t *p, const uint8_t *end,
                                        pbc_decoder *d, uint32_t group);
 

@@ -136,14 +136,13 @@ static uint8_t *value_slot(pbc_decoder *d, const pbc_message_desc *desc,
   return m + f->offset;
 }
 
-static const uint8_t *message_dec(const pbc_message_info *info, uint8_t *m,
+static const uint8_t *message_dec(const pbc_message_desc *desc, uint8_t *m,
                                   const uint8_t *p, const uint8_t *end,
                                   pbc_decoder *d, uint32_t group);
 
 /* T_init from the description: zero, then the defaults (not a oneof
  * member's: they share one union, and an unset member is never written). */
-static void table_init(const pbc_message_info *info, uint8_t *m) {
-  const pbc_message_desc *d = info->desc;
+static void table_init(const pbc_message_desc *d, uint8_t *m) {
   memset(m, 0, d->size);
   for (uint32_t i = 0; i < d->default_count; i++) {
     const pbc_default *def = &d->defaults[i];
@@ -157,8 +156,8 @@ static void table_init(const pbc_message_info *info, uint8_t *m) {
   }
 }
 
-void pbc_table_init(const pbc_message_info *info, void *m) {
-  table_init(info, (uint8_t *)m);
+PBC_NOINLINE void pbc_table_init(const pbc_message_desc *d, void *m) {
+  table_init(d, (uint8_t *)m);
 }
 
 /* The field just read, [start, next), goes to the unknown fields (map
@@ -278,11 +277,10 @@ static const uint8_t *finish_map_entry(pbc_decoder *d,
                                        const pbc_field_desc *f, uint8_t *m,
                                        const uint8_t *start,
                                        const uint8_t *next) {
-  const pbc_message_info *entry = pbc_tbl_link_message(desc, f);
-  const pbc_message_desc *ed = entry->desc;
+  const pbc_message_desc *ed = pbc_tbl_link_message(desc, f);
   uint8_t *at = m + f->offset;
   pbc_bytes v = pbc_tbl_load_view(at);
-  size_t esize = entry->struct_size, last = v.size - 1;
+  size_t esize = ed->size, last = v.size - 1;
   uint8_t *data = (uint8_t *)v.data, *added = data + last * esize;
   const pbc_field_desc *value = &ed->fields[ed->field_count - 1];
   if ((value->flags & PBC_FIELD_CLOSED_ENUM) &&
@@ -309,7 +307,7 @@ static const uint8_t *read_embedded(pbc_decoder *d,
                                     const pbc_field_desc *f, uint8_t *m,
                                     const uint8_t *start, const uint8_t *p,
                                     const uint8_t *end) {
-  const pbc_message_info *sub = pbc_tbl_link_message(desc, f);
+  const pbc_message_desc *sub = pbc_tbl_link_message(desc, f);
   const uint8_t *sub_end = end;
   bool group = f->type == PBC_TYPE_GROUP;
   if (!group) {
@@ -331,7 +329,7 @@ static const uint8_t *read_embedded(pbc_decoder *d,
         pbc_tbl_load32(m + desc->oneofs[f->presence].case_offset) != f->number)
       target = NULL;
     if (target == NULL) {
-      target = pbc_rt_alloc(d, sub->struct_size);
+      target = pbc_rt_alloc(d, sub->size);
       if (target == NULL) return NULL;
       table_init(sub, target);
       pbc_tbl_store_ptr(at, target);
@@ -347,10 +345,9 @@ static const uint8_t *read_embedded(pbc_decoder *d,
   return next;
 }
 
-static const uint8_t *message_dec(const pbc_message_info *info, uint8_t *m,
+static const uint8_t *message_dec(const pbc_message_desc *desc, uint8_t *m,
                                   const uint8_t *p, const uint8_t *end,
                                   pbc_decoder *d, uint32_t group) {
-  const pbc_message_desc *desc = info->desc;
   while (p < end) {
     const uint8_t *start = p;
     uint32_t tag;
@@ -383,16 +380,17 @@ static const uint8_t *message_dec(const pbc_message_info *info, uint8_t *m,
   return p;
 }
 
-const uint8_t *pbc_table_decode_fields(const pbc_message_info *info, void *m,
-                                       const uint8_t *p, const uint8_t *end,
-                                       pbc_decoder *d, uint32_t group) {
-  return message_dec(info, (uint8_t *)m, p, end, d, group);
+PBC_NOINLINE const uint8_t *
+pbc_table_decode_fields(const pbc_message_desc *desc, void *m,
+                        const uint8_t *p, const uint8_t *end, pbc_decoder *d,
+                        uint32_t group) {
+  return message_dec(desc, (uint8_t *)m, p, end, d, group);
 }
 
 /* T_is_initialized from the description: every required field set, and
  * every sub-message held initialized too, through the tree. */
-bool pbc_table_is_initialized(const pbc_message_info *info, const void *msg) {
-  const pbc_message_desc *d = info->desc;
+PBC_NOINLINE bool pbc_table_is_initialized(const pbc_message_desc *d,
+                                           const void *msg) {
   const uint8_t *m = (const uint8_t *)msg;
   for (uint32_t i = 0; i < d->field_count; i++) {
     const pbc_field_desc *f = &d->fields[i];
@@ -402,11 +400,11 @@ bool pbc_table_is_initialized(const pbc_message_info *info, const void *msg) {
         return false;
       continue;
     }
-    const pbc_message_info *sub = pbc_tbl_link_message(d, f);
+    const pbc_message_desc *sub = pbc_tbl_link_message(d, f);
     if (f->kind == PBC_FIELD_REPEATED) {
       pbc_bytes v = pbc_tbl_load_view(m + f->offset);
       for (size_t j = 0; j < v.size; j++)
-        if (!pbc_table_is_initialized(sub, v.data + j * sub->struct_size)) return false;
+        if (!pbc_table_is_initialized(sub, v.data + j * sub->size)) return false;
       continue;
     }
     const uint8_t *s = pbc_tbl_load_ptr(m + f->offset);

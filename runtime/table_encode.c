@@ -87,12 +87,12 @@ static size_t length_delimited(size_t n) { return pbc_varint_size(n) + n; }
 
 /* ---- Size --------------------------------------------------------------- */
 
-static size_t message_size(const pbc_message_info *info, const uint8_t *m);
+static size_t message_size(const pbc_message_desc *d, const uint8_t *m);
 
 /* A sub-message's bytes after its tag: length and payload, or payload and
  * END_GROUP tag. */
 static size_t embedded_size(const pbc_field_desc *f,
-                            const pbc_message_info *sub, const uint8_t *s) {
+                            const pbc_message_desc *sub, const uint8_t *s) {
   size_t n = message_size(sub, s);
   return f->type == PBC_TYPE_GROUP ? n + tag_size(f) : length_delimited(n);
 }
@@ -111,7 +111,7 @@ static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
     for (size_t i = 0; i < v.size; i++) total += scalar_size(f, v.data + i * stride);
     return tag_size(f) + length_delimited(total);
   }
-  const pbc_message_info *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
+  const pbc_message_desc *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
   for (size_t i = 0; i < v.size; i++) {
     const uint8_t *e = v.data + i * stride;
     total += sub ? embedded_size(f, sub, e) : value_size(f, e);
@@ -119,8 +119,7 @@ static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
   return total + v.size * tag_size(f);
 }
 
-static size_t message_size(const pbc_message_info *info, const uint8_t *m) {
-  const pbc_message_desc *d = info->desc;
+static size_t message_size(const pbc_message_desc *d, const uint8_t *m) {
   size_t total = 0;
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS)
     total += pbc_tbl_load_view(m + d->unknown_offset).size;
@@ -142,15 +141,17 @@ static size_t message_size(const pbc_message_info *info, const uint8_t *m) {
   return total;
 }
 
-size_t pbc_table_encoded_size(const pbc_message_info *info, const void *m) {
-  return message_size(info, (const uint8_t *)m);
+PBC_NOINLINE size_t pbc_table_encoded_size(const pbc_message_desc *d,
+                                           const void *m) {
+  return message_size(d, (const uint8_t *)m);
 }
 
 /* ---- Encode, backwards ---------------------------------------------------- */
 
-/* Room for n bytes below pos, above limit. */
+/* Room for n bytes below pos, above limit; a NULL limit: the caller
+ * guarantees the room (pbc__T_enc's unchecked form). */
 static bool room(const uint8_t *pos, const uint8_t *limit, size_t n) {
-  return (size_t)(pos - limit) >= n;
+  return limit == NULL || (size_t)(pos - limit) >= n;
 }
 
 static uint8_t *put_varint(uint8_t *pos, const uint8_t *limit, uint64_t v) {
@@ -181,13 +182,13 @@ static uint8_t *put_scalar(uint8_t *pos, const uint8_t *limit,
   }
 }
 
-static uint8_t *message_enc(const pbc_message_info *info, const uint8_t *m,
+static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
                             uint8_t *pos, const uint8_t *limit);
 
 /* A sub-message with its tag and length (or its group tags). */
 static uint8_t *put_embedded(uint8_t *pos, const uint8_t *limit,
                              const pbc_field_desc *f,
-                             const pbc_message_info *sub, const uint8_t *s) {
+                             const pbc_message_desc *sub, const uint8_t *s) {
   if (f->type == PBC_TYPE_GROUP) {
     pos = put_tag(pos, limit, f, PBC_WIRE_END_GROUP);
     if (pos) pos = message_enc(sub, s, pos, limit);
@@ -227,7 +228,7 @@ static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
     if (pos) pos = put_varint(pos, limit, (uint64_t)(end - pos));
     return pos ? put_tag(pos, limit, f, PBC_WIRE_LEN) : NULL;
   }
-  const pbc_message_info *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
+  const pbc_message_desc *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
   for (size_t i = v.size; i-- > 0 && pos;) {
     const uint8_t *e = v.data + i * stride;
     /* Message elements are structs in place, not pointers. */
@@ -236,9 +237,8 @@ static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
   return pos;
 }
 
-static uint8_t *message_enc(const pbc_message_info *info, const uint8_t *m,
+static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
                             uint8_t *pos, const uint8_t *limit) {
-  const pbc_message_desc *d = info->desc;
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
     pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
     pos = put_data(pos, limit, u.data, u.size);
@@ -263,8 +263,134 @@ static uint8_t *message_enc(const pbc_message_info *info, const uint8_t *m,
   return pos;
 }
 
-uint8_t *pbc_table_encode_backwards(const pbc_message_info *info,
-                                    const void *m, uint8_t *end,
-                                    uint8_t *limit) {
-  return message_enc(info, (const uint8_t *)m, end, limit);
+PBC_NOINLINE uint8_t *
+pbc_table_encode_backwards(const pbc_message_desc *d, const void *m,
+                           uint8_t *end, uint8_t *limit) {
+  return message_enc(d, (const uint8_t *)m, end, limit);
+}
+
+/* ---- Write, forwards through a scattered writer ---------------------------
+ * pbc__T_wr's rule: a message whose encoding fits the writer's current chunk
+ * is encoded backwards into it; a larger one goes field by field through the
+ * writer, in the encoder's order (the unknown fields last), each
+ * sub-message again by this rule with the size its length prefix took. */
+
+static void write_message(const pbc_message_desc *d, const uint8_t *m,
+                          pbc_writer *w, size_t size);
+static void write_fields(const pbc_message_desc *d, const uint8_t *m,
+                         pbc_writer *w);
+
+static void write_tag(pbc_writer *w, const pbc_field_desc *f,
+                      pbc_wire_type wt) {
+  pbc_writer_write_varint(w, pbc_make_tag(f->number, wt));
+}
+
+static void write_scalar(pbc_writer *w, const pbc_field_desc *f,
+                         const uint8_t *p) {
+  switch (pbc_tbl_wire_type(f)) {
+  case PBC_WIRE_FIXED64: pbc_writer_write(w, p, 8); break;
+  case PBC_WIRE_FIXED32: pbc_writer_write(w, p, 4); break;
+  default: pbc_writer_write_varint(w, wire_value(f, p)); break;
+  }
+}
+
+static void write_embedded(pbc_writer *w, const pbc_field_desc *f,
+                           const pbc_message_desc *sub, const uint8_t *s) {
+  if (f->type == PBC_TYPE_GROUP) {
+    write_tag(w, f, PBC_WIRE_START_GROUP);
+    write_fields(sub, s, w);
+    write_tag(w, f, PBC_WIRE_END_GROUP);
+    return;
+  }
+  size_t n = message_size(sub, s);
+  write_tag(w, f, PBC_WIRE_LEN);
+  pbc_writer_write_varint(w, n);
+  write_message(sub, s, w, n);
+}
+
+static void write_value(pbc_writer *w, const pbc_message_desc *d,
+                        const pbc_field_desc *f, const uint8_t *p) {
+  if (pbc_tbl_is_message(f)) {
+    write_embedded(w, f, pbc_tbl_link_message(d, f), pbc_tbl_load_ptr(p));
+    return;
+  }
+  write_tag(w, f, pbc_tbl_wire_type(f));
+  if (pbc_tbl_is_view(f)) {
+    pbc_bytes v = pbc_tbl_load_view(p);
+    pbc_writer_write_varint(w, v.size);
+    pbc_writer_write(w, v.data, v.size);
+  } else {
+    write_scalar(w, f, p);
+  }
+}
+
+static void write_repeated(pbc_writer *w, const pbc_message_desc *d,
+                           const pbc_field_desc *f, const uint8_t *m) {
+  pbc_bytes v = pbc_tbl_load_view(m + f->offset);
+  if (v.size == 0) return;
+  size_t stride = pbc_field_value_bytes(d, f);
+  if (f->flags & PBC_FIELD_PACKED) {
+    size_t n = 0;
+    for (size_t i = 0; i < v.size; i++) n += scalar_size(f, v.data + i * stride);
+    write_tag(w, f, PBC_WIRE_LEN);
+    pbc_writer_write_varint(w, n);
+    for (size_t i = 0; i < v.size; i++) write_scalar(w, f, v.data + i * stride);
+    return;
+  }
+  const pbc_message_desc *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
+  for (size_t i = 0; i < v.size; i++) {
+    const uint8_t *e = v.data + i * stride;
+    if (sub) write_embedded(w, f, sub, e); /* elements are structs in place */
+    else write_value(w, d, f, e);
+  }
+}
+
+static void write_fields(const pbc_message_desc *d, const uint8_t *m,
+                         pbc_writer *w) {
+  bool entry = d->flags & PBC_MESSAGE_MAP_ENTRY;
+  for (uint32_t i = 0; i < d->field_count; i++) {
+    const pbc_field_desc *f = &d->fields[i];
+    if (f->kind == PBC_FIELD_REPEATED) {
+      write_repeated(w, d, f, m);
+    } else if (is_present(d, f, m)) {
+      write_value(w, d, f, m + f->offset);
+    } else if (entry && pbc_tbl_is_message(f)) { /* an absent value: empty */
+      if (f->type == PBC_TYPE_GROUP) {
+        write_tag(w, f, PBC_WIRE_START_GROUP);
+        write_tag(w, f, PBC_WIRE_END_GROUP);
+      } else {
+        write_tag(w, f, PBC_WIRE_LEN);
+        pbc_writer_write_varint(w, 0);
+      }
+    }
+  }
+  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
+    pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
+    pbc_writer_write(w, u.data, u.size);
+  }
+}
+
+static void write_message(const pbc_message_desc *d, const uint8_t *m,
+                          pbc_writer *w, size_t size) {
+  uint8_t *room = pbc_writer_reserve(w, size);
+  if (room == NULL) {
+    write_fields(d, m, w);
+    return;
+  }
+  /* Sized exactly, so it cannot fail. */
+  uint8_t *start = message_enc(d, m, room + size, room);
+  assert(start == room);
+  (void)start;
+}
+
+PBC_NOINLINE void pbc_table_write_fields(const pbc_message_desc *d,
+                                         const void *m, pbc_writer *w,
+                                         size_t size) {
+  write_message(d, (const uint8_t *)m, w, size);
+}
+
+PBC_NOINLINE pbc_status pbc_table_write(const pbc_message_desc *d,
+                                        const void *m, pbc_writer *w) {
+  write_message(d, (const uint8_t *)m, w, message_size(d, m));
+  return pbc_writer_status(w);
 }

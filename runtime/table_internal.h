@@ -8,9 +8,9 @@
 
 #include "pbc_rt.h"
 
-static inline const pbc_message_info *
+static inline const pbc_message_desc *
 pbc_tbl_link_message(const pbc_message_desc *d, const pbc_field_desc *f) {
-  return (const pbc_message_info *)d->links[f->link];
+  return (const pbc_message_desc *)d->links[f->link];
 }
 
 static inline bool pbc_tbl_is_message(const pbc_field_desc *f) {

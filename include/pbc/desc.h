@@ -125,9 +125,12 @@ typedef struct pbc_message_desc {
   const pbc_field_names *field_names; /* parallel to fields */
   const pbc_oneof_desc *oneofs;       /* in declaration order */
   const pbc_default *defaults;        /* by field index */
-  /* The message and enum fields' targets: a `const pbc_message_info *` for
-   * a message, group or map field (a map's entry message), a
-   * `const pbc_enum_info *` for an enum field. */
+  /* The message and enum fields' targets: a `const pbc_message_desc *`
+   * for a message, group or map field (a map's entry message), a
+   * `const pbc_enum_info *` for an enum field. Descriptions, not info
+   * records: they hold everything the table codec and reflection read, and
+   * no function pointers (pbc_find_message(desc->strings) finds a
+   * sub-message's info by its full name, the pool's first string). */
   const void *const *links;
   const char *strings; /* the string pool */
   uint32_t field_count;

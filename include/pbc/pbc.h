@@ -132,7 +132,7 @@ typedef struct pbc_message_info {
 
 /* Bytes one element of a repeated field, or a singular scalar, string or
  * bytes value, takes in its struct: 8, 4 or 1 (bool) by its type, a view
- * PBC_VIEW_BYTES, a message element its message's struct_size (a singular
+ * PBC_VIEW_BYTES, a message element its description's size (a singular
  * message is a pointer). */
 static inline size_t pbc_field_value_bytes(const pbc_message_desc *d,
                                            const pbc_field_desc *f) {
@@ -145,7 +145,7 @@ static inline size_t pbc_field_value_bytes(const pbc_message_desc *d,
   case PBC_TYPE_STRING: case PBC_TYPE_BYTES:
     return PBC_VIEW_BYTES;
   case PBC_TYPE_MESSAGE: case PBC_TYPE_GROUP:
-    return ((const pbc_message_info *)d->links[f->link])->struct_size;
+    return ((const pbc_message_desc *)d->links[f->link])->size;
   default:
     return 4;
   }
@@ -166,20 +166,28 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
                       const pbc_decode_options *options);
 
 /* ---- The table-driven codec ---------------------------------------------
- * Any message through its description (info->desc, pbc/desc.h) instead of
- * its generated code, none of which it calls: the same results as T_init,
- * pbc_decode (T_decode with options), T_is_initialized, T_encoded_size and
- * T_encode, byte for byte and status for status. Generic code that has only
- * a message's info can use it; it is what the compact tier's messages will
- * run. */
-void pbc_table_init(const pbc_message_info *info, void *m);
-pbc_status pbc_table_decode(const pbc_message_info *info, void *m,
+ * Any message through its description (`T_info.desc`, pbc/desc.h) instead
+ * of its generated code, none of which it calls: the same results as
+ * T_init, pbc_decode (T_decode with options), T_is_initialized,
+ * T_encoded_size, T_encode and T_encode_at_end (and T_write:
+ * pbc_table_write, writer.h), byte for byte and status for status. Generic
+ * code that has only a message's info can use it; the compact tier's
+ * messages are calls into it. It takes the description, not the info: a
+ * description links to its sub-messages' descriptions, so the codec needs
+ * nothing else, and generated code that calls it refers to no info record
+ * (whose function pointers would tie every message's code into one cycle
+ * for LLVM's call graph). */
+void pbc_table_init(const pbc_message_desc *desc, void *m);
+pbc_status pbc_table_decode(const pbc_message_desc *desc, void *m,
                             const uint8_t *buf, size_t len, pbc_arena *arena,
                             const pbc_decode_options *options);
-bool pbc_table_is_initialized(const pbc_message_info *info, const void *m);
-size_t pbc_table_encoded_size(const pbc_message_info *info, const void *m);
-pbc_status pbc_table_encode(const pbc_message_info *info, const void *m,
+bool pbc_table_is_initialized(const pbc_message_desc *desc, const void *m);
+size_t pbc_table_encoded_size(const pbc_message_desc *desc, const void *m);
+pbc_status pbc_table_encode(const pbc_message_desc *desc, const void *m,
                             uint8_t *buf, size_t cap, size_t *written);
+pbc_status pbc_table_encode_at_end(const pbc_message_desc *desc,
+                                   const void *m, uint8_t *buf, size_t cap,
+                                   uint8_t **start, size_t *written);
 
 #ifdef __cplusplus
 }

@@ -161,6 +161,11 @@ uint8_t *pbc_writer_reserve(pbc_writer *w, size_t n);
 void pbc_writer_write(pbc_writer *w, const void *p, size_t n);
 void pbc_writer_write_varint(pbc_writer *w, uint64_t v);
 
+/* T_write through the message's description (the table codec, pbc.h):
+ * the same bytes and status for any message. */
+pbc_status pbc_table_write(const pbc_message_desc *desc, const void *m,
+                           pbc_writer *w);
+
 /* ---- Heap-backed writer ---------------------------------------------------
  * For tests and simple use: chunks of `chunk_size` bytes from malloc, kept
  * until destroy, never committed. Its writer is `&h->writer`. */

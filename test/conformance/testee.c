@@ -10,10 +10,9 @@
  * program does not know their C types. That is why the libraries are linked
  * whole: nothing here references them by name.
  *
- * Built with -DPBC_TESTEE_TABLE, it decodes and encodes the test messages
- * with the table-driven codec instead (pbc_table_decode, pbc_table_encode:
- * each message's description, none of its generated codecs), so the suite
- * runs against both.
+ * conformance.test runs it twice: linked with the messages' specialized
+ * code, and compiled --optimize-for=code-size, where each message's
+ * functions call the runtime's table-driven codec.
  *
  * Binary only: JSON, JSPB and text-format requests are answered "skipped". */
 #include <stdio.h>
@@ -53,28 +52,16 @@ static void handle(const conformance_ConformanceRequest *req,
   void *msg = pbc_arena_alloc(arena, info->struct_size);
   if (!msg) die("out of memory");
   const pbc_bytes in = req->payload.protobuf_payload;
-#ifdef PBC_TESTEE_TABLE
-  pbc_status status = pbc_table_decode(info, msg, in.data, in.size, arena, NULL);
-#else
   pbc_status status = info->decode(msg, in.data, in.size, arena);
-#endif
   if (status != PBC_OK) {
     conformance_ConformanceResponse_set_parse_error(res, str(pbc_status_str(status)));
     return;
   }
 
-#ifdef PBC_TESTEE_TABLE
-  size_t size = pbc_table_encoded_size(info, msg), written;
-#else
   size_t size = info->encoded_size(msg), written;
-#endif
   uint8_t *out = pbc_arena_alloc(arena, size);
   if (!out) die("out of memory");
-#ifdef PBC_TESTEE_TABLE
-  status = pbc_table_encode(info, msg, out, size, &written);
-#else
   status = info->encode(msg, out, size, &written);
-#endif
   if (status != PBC_OK) {
     conformance_ConformanceResponse_set_serialize_error(res, str(pbc_status_str(status)));
     return;

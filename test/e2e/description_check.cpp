@@ -32,13 +32,25 @@ class StaticChecker {
  public:
   explicit StaticChecker(std::string *why) : why_(why) {}
 
-  bool Message(const Descriptor *d, const pbc_message_info *info) {
-    if (!seen_.insert(info).second) return true;
+  // The info record: its description, full name and size agree.
+  bool Info(const Descriptor *d, const pbc_message_info *info) {
     where_ = d->full_name();
     const pbc_message_desc *m = info->desc;
     if (!m) return Fail("pbc_message_info.desc is NULL");
     if (d->full_name() != info->full_name) return Fail("full_name is " + std::string(info->full_name));
     if (m->size != info->struct_size) return Fail("size differs from struct_size");
+    return Message(d, m);
+  }
+
+  // A description, and those it links to. Each is its message's info's
+  // (found by the full name, the pool's first string), when that message
+  // is linked into the program: what the difftest and the fuzzers link is.
+  bool Message(const Descriptor *d, const pbc_message_desc *m) {
+    if (!seen_.insert(m).second) return true;
+    where_ = d->full_name();
+    if (d->full_name() != m->strings) return Fail(std::string("the pool starts with ") + m->strings);
+    const pbc_message_info *info = pbc_find_message(m->strings);
+    if (info && info->desc != m) return Fail("not the description its pbc_message_info points to");
     if (d->file()->name() != Str(m, m->file)) return Fail(std::string("file is ") + Str(m, m->file));
     if (m->syntax != (Proto2File(d->file()) ? 2 : 3)) return Fail("syntax");
     bool entry = d->options().map_entry();
@@ -81,7 +93,7 @@ class StaticChecker {
       const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(m->fields[i].number));
       if (fd->message_type()) {
         if (!Message(fd->message_type(),
-                     static_cast<const pbc_message_info *>(m->links[m->fields[i].link])))
+                     static_cast<const pbc_message_desc *>(m->links[m->fields[i].link])))
           return false;
       } else if (fd->enum_type()) {
         if (!Enum(fd->enum_type(), static_cast<const pbc_enum_info *>(m->links[m->fields[i].link])))
@@ -220,9 +232,8 @@ class DynamicChecker {
  public:
   explicit DynamicChecker(std::string *why) : why_(why) {}
 
-  bool Message(const gp::Message &lib, const pbc_message_info *info, const uint8_t *m) {
+  bool Message(const gp::Message &lib, const pbc_message_desc *desc, const uint8_t *m) {
     const Descriptor *d = lib.GetDescriptor();
-    const pbc_message_desc *desc = info->desc;
     const Reflection *R = lib.GetReflection();
     for (uint32_t i = 0; i < desc->field_count; i++) {
       const pbc_field_desc &f = desc->fields[i];
@@ -278,7 +289,7 @@ class DynamicChecker {
         if (R->GetMessage(lib, fd).ByteSizeLong() != 0) return Fail("absent value, libprotobuf's is not empty");
         return true;
       }
-      return Message(R->GetMessage(lib, fd), static_cast<const pbc_message_info *>(d->links[f.link]),
+      return Message(R->GetMessage(lib, fd), static_cast<const pbc_message_desc *>(d->links[f.link]),
                      sub);
     }
     return Value(lib, R, fd, -1, d, f, at);
@@ -335,7 +346,7 @@ class DynamicChecker {
       }
       case FieldDescriptor::CPPTYPE_MESSAGE:
         return Message(R->GetRepeatedMessage(lib, fd, index),
-                       static_cast<const pbc_message_info *>(d->links[f.link]), p);
+                       static_cast<const pbc_message_desc *>(d->links[f.link]), p);
     }
     return Fail("unknown cpp type");
   }
@@ -345,9 +356,9 @@ class DynamicChecker {
   // were compared).
   bool Map(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd,
            const pbc_message_desc *d, const pbc_field_desc &f, View v) {
-    auto *entry = static_cast<const pbc_message_info *>(d->links[f.link]);
+    auto *entry = static_cast<const pbc_message_desc *>(d->links[f.link]);
     for (size_t i = 0; i < v.size; i++) {
-      const uint8_t *p = v.data + i * entry->struct_size;
+      const uint8_t *p = v.data + i * entry->size;
       const gp::Message *match = nullptr;
       for (int j = 0; j < R->FieldSize(lib, fd) && !match; j++) {
         const gp::Message &e = R->GetRepeatedMessage(lib, fd, j);
@@ -362,8 +373,7 @@ class DynamicChecker {
     return true;
   }
 
-  bool KeyMatches(const gp::Message &lib_entry, const pbc_message_info *entry, const uint8_t *p) {
-    const pbc_message_desc *ed = entry->desc;
+  bool KeyMatches(const gp::Message &lib_entry, const pbc_message_desc *ed, const uint8_t *p) {
     const FieldDescriptor *key_fd = lib_entry.GetDescriptor()->map_key();
     return Value(lib_entry, lib_entry.GetReflection(), key_fd, -1, ed, ed->fields[0],
                  p + ed->fields[0].offset);
@@ -388,12 +398,12 @@ class DynamicChecker {
 }  // namespace
 
 bool DescriptionMatches(const Descriptor *d, const pbc_message_info *info, std::string *why) {
-  return StaticChecker(why).Message(d, info);
+  return StaticChecker(why).Info(d, info);
 }
 
 bool DecodedMatches(const gp::Message &lib, const pbc_message_info *info, const void *m,
                     std::string *why) {
-  return DynamicChecker(why).Message(lib, info, static_cast<const uint8_t *>(m));
+  return DynamicChecker(why).Message(lib, info->desc, static_cast<const uint8_t *>(m));
 }
 
 }  // namespace pbc_test

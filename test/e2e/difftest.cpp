@@ -31,7 +31,8 @@
 //  (a) forward: libprotobuf serializes a random message (oneofs, maps,
 //      extensions included); pbc decodes it (OK, is_initialized), pbc's
 //      encoded_size is the byte count and pbc's encode writes exactly those
-//      bytes (and reports BUFFER_TOO_SMALL for one byte less);
+//      bytes (and reports BUFFER_TOO_SMALL for one byte less), as do
+//      T_write and the table codec through scattered writers;
 //  (b) reverse: libprotobuf parses pbc's output and re-serializes it to the
 //      same bytes;
 //  (c) non-canonical wire: shuffled field order, packed <-> unpacked runs,
@@ -580,7 +581,7 @@ class PbcMessage {
     pbc_arena_destroy(&table_arena_);
     pbc_arena_init(&table_arena_, nullptr, 0);
     if (byte_cap != SIZE_MAX) pbc_arena_set_max_bytes(&table_arena_, byte_cap);
-    pbc_status s = pbc_table_decode(info_, table_mem_, buf, len, &table_arena_, options);
+    pbc_status s = pbc_table_decode(info_->desc, table_mem_, buf, len, &table_arena_, options);
     if (!AllCanary(table_mem_ + info_->struct_size, kCanary)) {
       *err = "pbc_table_decode wrote past struct_size";
       return false;
@@ -603,7 +604,7 @@ class PbcMessage {
     if (s != PBC_OK) return true;
     // Decoded with allow_missing_required, a message may lack a required
     // field: both checks must say so alike.
-    if (pbc_table_is_initialized(info_, mem_) != IsInitialized()) {
+    if (pbc_table_is_initialized(info_->desc, mem_) != IsInitialized()) {
       *err = std::string("pbc_table_is_initialized says ") +
              (IsInitialized() ? "no" : "yes") + ", T_is_initialized the opposite";
       return false;
@@ -673,7 +674,7 @@ class PbcMessage {
   // the generated code's size and bytes, exactly sized and one byte short
   // (BUFFER_TOO_SMALL and the size, nothing written outside the buffer).
   bool TableEncodes(const std::string &want, std::string *err) {
-    size_t n = pbc_table_encoded_size(info_, mem_);
+    size_t n = pbc_table_encoded_size(info_->desc, mem_);
     if (n != want.size()) {
       *err = "pbc_table_encoded_size " + std::to_string(n) + ", the generated code's " +
              std::to_string(want.size());
@@ -683,7 +684,7 @@ class PbcMessage {
     uint8_t *start = buf.data() + kCanary;
     size_t written = 12345;
     if (n > 0) {
-      pbc_status s = pbc_table_encode(info_, mem_, start, n - 1, &written);
+      pbc_status s = pbc_table_encode(info_->desc, mem_, start, n - 1, &written);
       if (s != PBC_ERR_BUFFER_TOO_SMALL || written != n ||
           !AllCanary(buf.data(), kCanary) || !AllCanary(start + n - 1, kCanary + 1)) {
         *err = std::string("pbc_table_encode with cap = size - 1: ") + StatusName(s) +
@@ -691,12 +692,40 @@ class PbcMessage {
         return false;
       }
     }
-    pbc_status s = pbc_table_encode(info_, mem_, start, n, &written);
+    pbc_status s = pbc_table_encode(info_->desc, mem_, start, n, &written);
     if (s != PBC_OK || written != n || memcmp(start, want.data(), n) != 0 ||
         !AllCanary(buf.data(), kCanary) || !AllCanary(start + n, kCanary)) {
       *err = std::string("pbc_table_encode: ") + StatusName(s) + ", written " +
              std::to_string(written) + (s == PBC_OK ? ", bytes differ from the generated code's" : "");
       return false;
+    }
+    return true;
+  }
+
+  // T_write and pbc_table_write through heap writers whose chunks take the
+  // message whole (its bytes encoded in place) or in pieces (each field
+  // written through the writer, sub-messages as their chunk allows): the
+  // bytes T_encode wrote.
+  bool WritesThroughWriters(const std::string &want, std::string *err) {
+    std::vector<uint8_t> got(want.size() + 1);
+    for (size_t chunk : {size_t{1}, size_t{7}, size_t{64}, want.size() + 1}) {
+      for (bool table : {false, true}) {
+        pbc_heap_writer h;
+        pbc_heap_writer_init(&h, chunk);
+        pbc_status s = table ? pbc_table_write(info_->desc, mem_, &h.writer)
+                             : info_->write(mem_, &h.writer);
+        size_t n = pbc_heap_writer_size(&h);
+        bool same = s == PBC_OK && n == want.size() &&
+                    pbc_heap_writer_copy(&h, got.data(), n) == n &&
+                    memcmp(got.data(), want.data(), n) == 0;
+        pbc_heap_writer_destroy(&h);
+        if (!same) {
+          *err = std::string(table ? "pbc_table_write" : "write") + " with " +
+                 std::to_string(chunk) + "-byte chunks: " + StatusName(s) + ", " +
+                 std::to_string(n) + " bytes, not encode's " + std::to_string(want.size());
+          return false;
+        }
+      }
     }
     return true;
   }
@@ -778,7 +807,7 @@ class PbcMessage {
     }
     memset(table_mem_, 0xa5, info_->struct_size);
     memset(table_mem_ + info_->struct_size, kCanaryByte, kCanary);
-    pbc_table_init(info_, table_mem_);
+    pbc_table_init(info_->desc, table_mem_);
     if (!AllCanary(table_mem_ + info_->struct_size, kCanary)) {
       *err = "pbc_table_init wrote past struct_size";
       return false;
@@ -2336,6 +2365,7 @@ class Checker {
       return Fail("forward encode", "pbc re-encoding differs from libprotobuf's bytes", bytes,
                   &bytes, &out);
     if (!pbc_->EncodeIntoLargerBuffers(out, &err)) return Fail("forward encode", err, bytes);
+    if (!pbc_->WritesThroughWriters(out, &err)) return Fail("forward write", err, bytes);
     if (Opaque()) return true;
     // (b) reverse: libprotobuf reads pbc's bytes back.
     std::unique_ptr<Message> back = ctx_.schema->New(d_);

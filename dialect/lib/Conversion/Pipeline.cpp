@@ -20,7 +20,11 @@ namespace {
 /// exists, and because lowering a file works on a copy of the schema whose
 /// other files' messages are declarations without fields: those can only
 /// be laid out in the whole schema.
-void addLayoutStage(OpPassManager &pm) { pm.addPass(pbc::createProtoLayout()); }
+void addLayoutStage(OpPassManager &pm,
+                    const pbc::ProtoSelectTiersOptions &tiers) {
+  pm.addPass(pbc::createProtoLayout());
+  pm.addPass(pbc::createProtoSelectTiers(tiers));
+}
 
 /// Canonicalization belongs to this stage because it is what makes the wire
 /// ops worth having (constant sizes fold, adjacent constant writes merge),
@@ -54,12 +58,13 @@ void addLLVMStage(OpPassManager &pm) {
 
 void pbc::buildLoweringPipeline(OpPassManager &pm, LoweringStage first,
                                 LoweringStage last,
-                                ArrayRef<std::string> files) {
+                                ArrayRef<std::string> files,
+                                const ProtoSelectTiersOptions &tiers) {
   auto runs = [&](LoweringStage stage) {
     return first <= stage && stage <= last;
   };
   if (runs(LoweringStage::Layout))
-    addLayoutStage(pm);
+    addLayoutStage(pm, tiers);
   if (runs(LoweringStage::Wire))
     addWireStage(pm, files);
   if (runs(LoweringStage::LLVM))

@@ -8,6 +8,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "pbc/Dialect/Proto/ProtoDialect.h"
+#include "pbc/Dialect/Proto/ProtoOps.h"
 #include "pbc/Dialect/Wire/WireDialect.h"
 
 namespace pbc {
@@ -27,7 +28,9 @@ void registerPipelines();
 /// then runs the later stages on a copy per .proto file; `--emit=wire`
 /// stops after Wire; `pbc-lower-to-llvm` runs them all.
 enum class LoweringStage {
-  /// proto-layout: each message's C struct layout, as attributes.
+  /// proto-layout: each message's C struct layout, as attributes; and
+  /// proto-select-tiers: each message's tier, which needs the whole schema
+  /// (a file's budget counts all its fields).
   Layout,
   /// proto-to-wire and the canonicalization that folds its wire ops.
   Wire,
@@ -38,10 +41,16 @@ enum class LoweringStage {
 
 /// Appends the stages `first` to `last` to `pm`, which runs on the module.
 /// Code is generated for the messages of `files` (all when empty); the
-/// others are declared.
+/// others are declared. `tiers` is the policy of the layout stage's
+/// proto-select-tiers.
 void buildLoweringPipeline(mlir::OpPassManager &pm, LoweringStage first,
                            LoweringStage last,
-                           llvm::ArrayRef<std::string> files = {});
+                           llvm::ArrayRef<std::string> files = {},
+                           const ProtoSelectTiersOptions &tiers = {});
+
+/// The mode an `optimize-for` option names (speed, code-size,
+/// lite-runtime), or none.
+std::optional<proto::OptimizeFor> parseOptimizeFor(llvm::StringRef name);
 
 /// Registers every dialect pbc's pipeline touches.
 void registerDialects(mlir::DialectRegistry &registry);

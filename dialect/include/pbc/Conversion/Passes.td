@@ -4,6 +4,8 @@
 //   layout  proto-layout   decide each message's C struct layout
 //                          (attributes on the proto ops; the header
 //                          generator reads them too)
+//           proto-select-tiers  specialized code or the table codec, per
+//                          message
 //   wire    proto-to-wire  build init/size/encode/decode functions from the
 //                          schema, as llvm.func bodies of wire + scf +
 //                          arith + llvm ops
@@ -37,10 +39,33 @@ def ProtoLayout : Pass<"proto-layout", "mlir::ModuleOp"> {
   let dependentDialects = ["pbc::proto::ProtoDialect"];
 }
 
+def ProtoSelectTiers : Pass<"proto-select-tiers", "mlir::ModuleOp"> {
+  let summary = "Choose each message's tier: specialized code or table-driven";
+  let description = [{
+    Sets `tier` on every message. The `optimize-for` option, when given,
+    decides for every file; otherwise a file's own `option optimize_for`
+    does: SPEED specializes, CODE_SIZE and LITE_RUNTIME make its messages
+    compact (entry points into the runtime's table codec). The files that
+    say neither share `code-budget`: while the code they would take,
+    estimated from their fields, exceeds it, the largest of them goes
+    compact. Small schemas keep their speed; huge ones compile in seconds
+    into little code. The module is the schema whose code one compilation
+    generates, its imports included.
+  }];
+  let options = [
+    Option<"optimizeFor", "optimize-for", "std::string", "\"\"",
+           "speed, code-size or lite-runtime for every file, overriding "
+           "their options (default: each file's option, else the budget)">,
+    Option<"codeBudget", "code-budget", "uint64_t", "262144",
+           "Estimated bytes of specialized code the files without an "
+           "optimize_for option may take together">];
+  let dependentDialects = ["pbc::proto::ProtoDialect"];
+}
+
 def ProtoToWire : Pass<"proto-to-wire", "mlir::ModuleOp"> {
   let summary = "Generate codec functions from the schema";
   let description = [{
-    For each message T of the laid-out schema, emits the C API (`T_init`,
+    For each specialized message T of the laid-out schema, emits the C API (`T_init`,
     `T_is_initialized`, `T_decode`, `T_encoded_size`, `T_encode`, `T_write`),
     the internal codecs `pbc__T_dec` (a tag switch over the fields, every
     handler ending in an in-order expect-tag chain), `pbc__T_enc` (a
@@ -48,7 +73,9 @@ def ProtoToWire : Pass<"proto-to-wire", "mlir::ModuleOp"> {
     chunk-or-forwards writer), the message's description (`pbc__T_desc`,
     pbc/desc.h: its fields, names, oneofs, defaults and links as constant
     data) and the `T_info` record pointing to it, listed in the `pbc_msgs`
-    section; and each enum's `pbc__E_enum`. The proto ops are consumed.
+    section; and each enum's `pbc__E_enum`. A compact message gets the same
+    functions, each a call into the runtime's table codec with `T_info`.
+    The proto ops are consumed.
   }];
   let options = [
     ListOption<"files", "files", "std::string",

@@ -216,6 +216,12 @@ LLVM::GlobalOp CodecContext::infoGlobal(const MessagePlan &m) {
   return declareRecord(cInfoName(m.name), infoType());
 }
 
+LLVM::GlobalOp CodecContext::descGlobal(const MessagePlan &m) {
+  return declareRecord(
+      internalDescription(m.name),
+      abi::llvmStructType(b.getContext(), abi::DescRecord::Message));
+}
+
 LLVM::GlobalOp CodecContext::enumInfoGlobal(EnumOp e) {
   return declareRecord(
       internalEnumInfo(e.getSymName()),

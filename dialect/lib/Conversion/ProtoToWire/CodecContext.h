@@ -2,7 +2,7 @@
 //
 // proto-to-wire writes each message's codec functions one role at a time
 // (Init.cpp, IsInitialized.cpp, Size.cpp, Encode.cpp, Write.cpp,
-// Decode*.cpp, EntryPoints.cpp). They share this context: the builder, the
+// Decode*.cpp, EntryPoints.cpp; a compact message's are TableCodecs.cpp). They share this context: the builder, the
 // encoding plan of the schema (pbc/Dialect/Proto/EncodingPlan.h), the
 // declared functions (pbc/Support/ABI.h), and the helpers every role needs
 // to address fields, test presence and put values on the wire, so that two
@@ -115,6 +115,10 @@ public:
   /// module on first use (a description's link to it); buildInfo gives it
   /// its initializer where this compilation generates `m`.
   mlir::LLVM::GlobalOp infoGlobal(const MessagePlan &m);
+  /// Message `m`'s description, `pbc__T_desc`, declared alike (the table
+  /// codec's calls and other descriptions' links use it); buildDescription
+  /// defines it.
+  mlir::LLVM::GlobalOp descGlobal(const MessagePlan &m);
   /// Enum `e`'s pbc_enum_info, declared alike; buildEnumInfo defines it.
   mlir::LLVM::GlobalOp enumInfoGlobal(EnumOp e);
 
@@ -215,6 +219,9 @@ void buildSize(CodecContext &cx, const MessagePlan &m);
 void buildEncoder(CodecContext &cx, const MessagePlan &m);
 void buildWriter(CodecContext &cx, const MessagePlan &m);
 void buildDecoder(CodecContext &cx, const MessagePlan &m);
+/// A compact message's functions, entry points included: each a call into
+/// the runtime's table codec (TableCodecs.cpp).
+void buildTableCodecs(CodecContext &cx, const MessagePlan &m);
 /// T_decode, T_encode and T_write: calls into the runtime, given the
 /// message's functions.
 void buildEntryPoints(CodecContext &cx, const MessagePlan &m);

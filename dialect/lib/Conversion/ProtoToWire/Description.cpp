@@ -9,8 +9,11 @@
 //   pbc__T_desc_data  the arrays (fields, names, oneofs, defaults) and the
 //                     string pool, one blob of bytes: no pointers, so no
 //                     relocations, and one string attribute in the IR
-//   pbc__T_links      the sub-messages' and enums' records, when it has any
-//   pbc__T_desc       the pbc_message_desc pointing into both
+//   pbc__T_links      the sub-messages' descriptions and the enums' records,
+//                     when it has any
+//   pbc__T_desc       the pbc_message_desc pointing into both (weak_odr: the
+//                     links of other files' descriptions, and their compact
+//                     messages' code, refer to it)
 //
 // An enum gets its pbc_enum_info, `pbc__E_enum`, and `pbc__E_enum_data`. The
 // records' layouts are abi.def's rows, which runtime/abi.c checks against
@@ -200,7 +203,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
     Operation *key;
     if (f.message) {
       key = f.message->op;
-      target = cx.infoGlobal(*f.message);
+      target = cx.descGlobal(*f.message);
     } else if (f.enumType) {
       key = f.enumType;
       target = cx.enumInfoGlobal(f.enumType);
@@ -285,13 +288,15 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
          m.byNumber[denseBelow]->number == denseBelow + 1)
     ++denseBelow;
 
+  // weak_odr, like the info records: other files' descriptions link to it.
+  // Declared already where a link (its own, or an earlier message's) first
+  // named it: moved after its arrays, which it points into.
+  LLVM::GlobalOp desc = cx.descGlobal(m);
+  desc.setLinkage(LLVM::Linkage::WeakODR);
+  desc->moveBefore(cx.module.getBody(), cx.module.getBody()->end());
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(cx.module.getBody());
-  RecordStruct rec(cx, DescRecord::Message);
-  auto desc = b.create<LLVM::GlobalOp>(
-      cx.loc, rec.getType(), /*isConstant=*/true, LLVM::Linkage::Internal,
-      internalDescription(m.name), Attribute(), /*alignment=*/8);
   b.setInsertionPointToStart(&desc.getInitializerRegion().emplaceBlock());
+  RecordStruct rec(cx, DescRecord::Message);
   size_t fields = m.byNumber.size();
   rec.set("fields", pointerInto(cx, blob, 0, fields))
       .set("field_names", pointerInto(cx, blob, namesAt, fields))

@@ -1,7 +1,8 @@
 //===- ProtoToWire.cpp - codec functions from the schema ------------------===//
 //
-// For every message this pass writes specialized code, and its description
-// (the constant record generic code reads: Description.cpp). Each role has
+// For every message this pass writes its codecs, specialized code or calls
+// into the table codec as its tier says, and its description (the constant
+// record generic code and the table codec read: Description.cpp). Each role has
 // its file (see CodecContext.h); this one runs them, message by message,
 // from the encoding plan of the laid-out schema, and then drops the proto
 // ops.
@@ -49,13 +50,17 @@ struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
       FailureOr<Description> desc = buildDescription(cx, *m);
       if (failed(desc))
         return signalPassFailure();
-      buildInit(cx, *m);
-      buildIsInitialized(cx, *m);
-      buildSize(cx, *m);
-      buildEncoder(cx, *m);
-      buildWriter(cx, *m);
-      buildDecoder(cx, *m);
-      buildEntryPoints(cx, *m);
+      if (m->op.isCompact()) {
+        buildTableCodecs(cx, *m);
+      } else {
+        buildInit(cx, *m);
+        buildIsInitialized(cx, *m);
+        buildSize(cx, *m);
+        buildEncoder(cx, *m);
+        buildWriter(cx, *m);
+        buildDecoder(cx, *m);
+        buildEntryPoints(cx, *m);
+      }
       infos.push_back(buildInfo(cx, *m, *desc));
     }
     buildUsedList(cx, infos);

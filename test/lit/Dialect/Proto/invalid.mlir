@@ -257,3 +257,16 @@ proto.message @M file "a.proto" {
   // expected-error@+1 {{has a presence bit but no offset: a layout is all or nothing}}
   proto.field "a" = 1 : int32 optional {presence_bit = 0 : i32}
 }
+
+// -----
+
+// A tier is one of the two.
+// expected-error@+1 {{enum values for attribute 'tier' [specialized, compact]}}
+proto.message @M file "a.proto" tier fast {
+}
+
+// -----
+
+// An optimize_for is one of descriptor.proto's three modes.
+// expected-error@+1 {{enum values for attribute 'optimize_for' [speed, code_size, lite_runtime]}}
+proto.file "a.proto" package "" proto3 optimize_for size imports []

@@ -5,6 +5,18 @@
 proto.file "addressbook.proto" package "tutorial" proto3 imports ["google/protobuf/timestamp.proto"]
 // CHECK: proto.file "shapes.proto" package "shapes" proto2 edition 1000 imports []
 proto.file "shapes.proto" package "shapes" proto2 edition 1000 imports []
+// CHECK: proto.file "big.proto" package "big" proto3 optimize_for code_size imports []
+proto.file "big.proto" package "big" proto3 optimize_for code_size imports []
+// CHECK: proto.file "ed.proto" package "ed" proto2 edition 1001 optimize_for lite_runtime imports []
+proto.file "ed.proto" package "ed" proto2 edition 1001 optimize_for lite_runtime imports []
+// CHECK-LABEL: proto.message @big.Row file "big.proto" tier compact {
+proto.message @big.Row file "big.proto" tier compact {
+}
+// CHECK-LABEL: proto.message @big.Map file "big.proto" map_entry tier specialized {
+proto.message @big.Map file "big.proto" map_entry tier specialized {
+  proto.field "key" = 1 : int32 implicit
+  proto.field "value" = 2 : int32 implicit
+}
 
 // CHECK-LABEL: proto.message @tutorial.Person file "addressbook.proto" {
 // CHECK-NEXT: proto.field "name" = 1 : string implicit utf8

@@ -63,4 +63,20 @@ def Proto_Syntax : I32EnumAttr<"Syntax", "proto file syntax", [
   let cppNamespace = "::pbc::proto";
 }
 
+// descriptor.proto's FileOptions.OptimizeMode, by its numbers: what a file
+// asks for with `option optimize_for`.
+def Proto_OptimizeFor : I32EnumAttr<"OptimizeFor", "a file's optimize_for", [
+    I32EnumAttrCase<"Speed", 1, "speed">,
+    I32EnumAttrCase<"CodeSize", 2, "code_size">,
+    I32EnumAttrCase<"LiteRuntime", 3, "lite_runtime">]> {
+  let cppNamespace = "::pbc::proto";
+}
+
+// How a message's codecs are built (docs/architecture.md, "Tiers").
+def Proto_Tier : I32EnumAttr<"Tier", "a message's codec tier", [
+    I32EnumAttrCase<"Specialized", 0, "specialized">,
+    I32EnumAttrCase<"Compact", 1, "compact">]> {
+  let cppNamespace = "::pbc::proto";
+}
+
 #endif // PBC_PROTO_DIALECT

@@ -18,19 +18,24 @@ def Proto_FileOp : Proto_Op<"file", [HasParent<"mlir::ModuleOp">]> {
     ```mlir
     proto.file "addressbook.proto" package "tutorial" proto3 imports []
     proto.file "shapes.proto" package "shapes" proto2 edition 1000 imports []
+    proto.file "big.proto" package "big" proto3 optimize_for code_size imports []
     ```
 
     An editions file (read from a newer protoc's descriptors, its features
     resolved into the proto2 terms the rest of pbc speaks) says which
     edition it was written in: descriptor.proto's `Edition` number, 1000 for
     2023, 1001 for 2024.
+
+    `optimize_for` is the file's `option optimize_for`, present only when
+    the file sets it: proto-select-tiers honours it.
   }];
   let arguments = (ins StrAttr:$name, StrAttr:$package, Proto_Syntax:$syntax,
                        OptionalAttr<I32Attr>:$edition,
+                       OptionalAttr<Proto_OptimizeFor>:$optimize_for,
                        StrArrayAttr:$imports);
   let assemblyFormat = [{
-    $name `package` $package $syntax (`edition` $edition^)? `imports` $imports
-    attr-dict
+    $name `package` $package $syntax (`edition` $edition^)?
+    (`optimize_for` $optimize_for^)? `imports` $imports attr-dict
   }];
 }
 
@@ -58,16 +63,24 @@ def Proto_MessageOp : Proto_Op<"message", [
     nothing: a message has all of them (`unknown_offset` unless it is a map
     entry) and then every field its `offset` and every oneof its
     `case_offset`, or none of them.
+
+    `tier` (proto-select-tiers) says how its codecs are built: `specialized`
+    machine code, the default, or `compact`, thin entry points into the
+    runtime's table codec driven by the message's description. Either way
+    the message has every function of the ABI, so the messages that hold
+    it call it the same way.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$file,
                        UnitAttr:$map_entry,
                        OptionalAttr<I64Attr>:$size,
                        OptionalAttr<I64Attr>:$align,
                        OptionalAttr<I64Attr>:$presence_words,
-                       OptionalAttr<I64Attr>:$unknown_offset);
+                       OptionalAttr<I64Attr>:$unknown_offset,
+                       OptionalAttr<Proto_Tier>:$tier);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name `file` $file (`map_entry` $map_entry^)? attr-dict-with-keyword $body
+    $sym_name `file` $file (`map_entry` $map_entry^)? (`tier` $tier^)?
+    attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
@@ -77,6 +90,7 @@ def Proto_MessageOp : Proto_Op<"message", [
     bool hasLayout() { return getSize().has_value(); }
     /// Map entries keep no unknown fields, as libprotobuf's do not.
     bool keepsUnknownFields() { return !getMapEntry(); }
+    bool isCompact() { return getTier() == Tier::Compact; }
     /// The layout attributes are all there or none are.
     mlir::LogicalResult verifyLayout();
   }];

@@ -18,7 +18,7 @@ proto.message @User file "f.proto" {
 
 // No fields: every array pointer null; the pool still holds the name.
 // CHECK-LABEL: llvm.mlir.global internal constant @pbc__Empty_desc_data("Empty\00f.proto\00")
-// CHECK-NEXT: llvm.mlir.global internal constant @pbc__Empty_desc()
+// CHECK-NEXT: llvm.mlir.global weak_odr constant @pbc__Empty_desc()
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.zero
@@ -27,10 +27,11 @@ proto.message @User file "f.proto" {
 // CHECK-NEXT: llvm.mlir.addressof @pbc__Empty_desc_data
 // proto3 (3) in the header.
 // CHECK: llvm.mlir.constant(3 : i8)
-// The records of another file's enum and message: declared, since e.proto's
+// The records of another file's enum and message (its description, not its
+// info: descriptions link to descriptions): declared, since e.proto's
 // object defines them.
 // CHECK: llvm.mlir.global external constant @pbc__Other_enum() {{.*}} : !llvm.struct<(ptr, ptr, ptr, i32, i32)>{{$}}
-// CHECK-NEXT: llvm.mlir.global external constant @Peer_info() {{.*}} : !llvm.struct<{{.*}}>{{$}}
+// CHECK-NEXT: llvm.mlir.global external constant @pbc__Peer_desc() {{.*}} : !llvm.struct<{{.*}}>{{$}}
 // An implicit (0) open enum field, no flags, link 0; a POINTER (3) message,
 // link 1.
 // CHECK-NEXT: llvm.mlir.global internal constant @pbc__User_desc_data("
@@ -40,7 +41,8 @@ proto.message @User file "f.proto" {
 // CHECK-NEXT: llvm.mlir.undef
 // CHECK-NEXT: llvm.mlir.addressof @pbc__Other_enum
 // CHECK-NEXT: llvm.insertvalue
-// CHECK-NEXT: llvm.mlir.addressof @Peer_info
+// CHECK-NEXT: llvm.mlir.addressof @pbc__Peer_desc
 // Nothing of e.proto is defined here.
 // CHECK-NOT: @pbc__Other_enum_data
-// CHECK-NOT: @pbc__Peer_desc
+// CHECK-NOT: @pbc__Peer_desc_data
+// CHECK-NOT: @Peer_info

@@ -40,10 +40,8 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK: llvm.mlir.constant(3 : i32)
 // CHECK-NEXT: llvm.mlir.constant(1 : i32)
 
-// M's description links to M and to the entry, whose records are declared
-// at that first use.
-// CHECK: llvm.mlir.global weak_odr constant @M_info()
-// CHECK: llvm.mlir.global weak_odr constant @M_ByKeyEntry_info()
+// M's description links to M's and the entry's descriptions (declared at
+// that first use, each moved after its arrays when defined).
 // CHECK-LABEL: llvm.mlir.global internal constant @pbc__M_desc_data("
 // Fields by number, 16 bytes each: number, offset, presence (bit or
 // oneof), link, type, kind, flags, 0.
@@ -80,14 +78,14 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.mlir.undef
 // CHECK-NEXT: llvm.mlir.addressof @pbc__E_enum
 // CHECK-NEXT: llvm.insertvalue
-// CHECK-NEXT: llvm.mlir.addressof @M_info
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc
 // CHECK-NEXT: llvm.insertvalue
-// CHECK-NEXT: llvm.mlir.addressof @M_ByKeyEntry_info
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_ByKeyEntry_desc
 // The header: the arrays (7 fields of 16 bytes, then 7 names of 8, one
 // oneof, four defaults, the pool at 240), the counts, size 96, unknown
 // fields at 64, the file's name at 2, one presence word, fields 1 to 3
 // dense, proto2, no flags, no edition.
-// CHECK: llvm.mlir.global internal constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16)> {
+// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16)> {
 // CHECK-NEXT: %[[F:.*]] = llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: %[[N:.*]] = llvm.getelementptr inbounds %{{.*}}[112]
@@ -123,7 +121,7 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-LABEL: llvm.mlir.global internal constant @pbc__M_ByKeyEntry_desc_data("
 // CHECK-SAME: \01\00\00\00\00\00\00\00\00\00\00\00\09\04\00\00
 // CHECK-SAME: \02\00\00\00\10\00\00\00\00\00\00\00\0B\03\00\00
-// CHECK: llvm.mlir.global internal constant @pbc__M_ByKeyEntry_desc()
+// CHECK: llvm.mlir.global weak_odr constant @pbc__M_ByKeyEntry_desc()
 // CHECK: llvm.mlir.constant(-1 : i32)
 // CHECK: llvm.mlir.constant(1 : i8)
 // CHECK-NEXT: llvm.mlir.constant(0 : i16)

@@ -34,13 +34,13 @@ proto.message @A file "a.proto" {
 // CHECK: llvm.func @A_decode(
 // CHECK: llvm.func @A_encode(
 // CHECK: llvm.func @A_write(
-// No entry points of B, and B's record only declared, for A's description
-// to link to (b.proto's object defines it): only A is listed.
+// No entry points of B, and B's description only declared, for A's
+// description to link to (b.proto's object defines it): only A is listed.
 // CHECK-NOT: @B_decode
-// CHECK: llvm.mlir.global external constant @B_info() {{.*}} : !llvm.struct<{{.*}}>{{$}}
+// CHECK: llvm.mlir.global external constant @pbc__B_desc() {{.*}} : !llvm.struct<{{.*}}>{{$}}
 // CHECK: llvm.mlir.global internal constant @pbc__A_links()
 // CHECK-NEXT: llvm.mlir.undef
-// CHECK-NEXT: llvm.mlir.addressof @B_info
+// CHECK-NEXT: llvm.mlir.addressof @pbc__B_desc
 // CHECK: llvm.mlir.global weak_odr constant @A_info()
 // CHECK: llvm.mlir.global internal @pbc__A_entry() {{.*}}section = "pbc_msgs"
 // CHECK: llvm.mlir.global appending @llvm.used() {{.*}} : !llvm.array<1 x ptr>

@@ -16,16 +16,11 @@ proto.message @M.Inner file "a.proto" {
 // The by-name table: a record per message (public as M_info), a pointer to
 // it in `pbc_msgs`. The description comes first (Description.cpp; its own
 // tests are in ../Description/): its string pool starts with the full name.
-// M's description links to M.Inner's record: declared at that first use
-// (before M's own constants), it gets its initializer when M.Inner's turn
-// comes. A nested message: the full name with its dot, C names with
-// underscores.
-// CHECK: llvm.mlir.global weak_odr constant @M_Inner_info()
-// CHECK: llvm.mlir.addressof @pbc__M_Inner_desc_data
-// CHECK-NEXT: llvm.getelementptr
-// CHECK-NEXT: llvm.mlir.constant(48 : i64) : i64
+// M's description links to M.Inner's description, not its record.
 // CHECK: llvm.mlir.global internal constant @pbc__M_desc_data("{{.*}}M\00a.proto\00id\00inner\00")
 // CHECK-NEXT: llvm.mlir.global internal constant @pbc__M_links()
+// CHECK: llvm.mlir.addressof @pbc__M_Inner_desc
+// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc()
 // weak_odr like the functions: libraries that share an import don't clash.
 // CHECK: llvm.mlir.global weak_odr constant @M_info()
 // CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
@@ -65,7 +60,12 @@ proto.message @M.Inner file "a.proto" {
 // CHECK: llvm.mlir.global internal @pbc__M_entry() {addr_space = 0 : i32, alignment = 8 : i64, section = "pbc_msgs"} : !llvm.ptr {
 // CHECK-NEXT: %[[INFO:.*]] = llvm.mlir.addressof @M_info : !llvm.ptr
 // CHECK-NEXT: llvm.return %[[INFO]] : !llvm.ptr
+// A nested message: the full name with its dot, C names with underscores.
 // CHECK: llvm.mlir.global internal constant @pbc__M_Inner_desc_data("{{.*}}M.Inner\00a.proto\00name\00note\00")
+// CHECK: llvm.mlir.global weak_odr constant @M_Inner_info()
+// CHECK: llvm.mlir.addressof @pbc__M_Inner_desc_data
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.mlir.constant(48 : i64) : i64
 // CHECK: llvm.mlir.global internal @pbc__M_Inner_entry() {{.*}}section = "pbc_msgs"
 // Every entry is kept, in message order, by @llvm.used: nothing refers to
 // them, and the linker must not drop them.
