@@ -1,6 +1,7 @@
 //===- CodeGen.cpp - LLVM IR to machine code ------------------------------===//
 #include "CodeGen.h"
 
+#include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Support/ABI.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
@@ -449,16 +450,22 @@ static void inlineLeafCodecs(Module &module) {
 /// reads them (the table codec is in its own object), so the optimizer
 /// loses nothing. Each initializer waits in an external global that nothing
 /// refers to (which keeps the declarations of other files' descriptions it
-/// points to alive) until restoreLinks puts it back.
-/// Each link array, and the global holding its initializer meanwhile.
+/// points to alive) until restoreLinks puts it back. DetachedLinks pairs
+/// each link array with that holder.
 using DetachedLinks =
     SmallVector<std::pair<GlobalVariable *, GlobalVariable *>>;
+
+static bool isLinkArray(const GlobalVariable &g) {
+  auto *array = dyn_cast<ArrayType>(g.getValueType());
+  return g.hasInitializer() && g.hasLocalLinkage() && array &&
+         array->getElementType()->isPointerTy() &&
+         pbc::proto::mayBeInternalLinks(g.getName());
+}
 
 static DetachedLinks detachLinks(Module &module) {
   DetachedLinks detached;
   for (GlobalVariable &g : module.globals())
-    if (g.hasInitializer() && g.hasLocalLinkage() &&
-        g.getName().starts_with("pbc__") && g.getName().ends_with("_links"))
+    if (isLinkArray(g))
       detached.push_back({&g, nullptr});
   for (auto &[g, held] : detached) {
     held = new GlobalVariable(module, g->getValueType(), /*isConstant=*/true,

@@ -143,15 +143,22 @@ pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
   return move_to_front(buf, cap, start, written);
 }
 
-/* The same through the message's description (table_encode.c). Not
- * inlined: a compact message's T_encode is a call to it. */
+/* encode_backwards through the message's description (table_encode.c). */
+static uint8_t *table_backwards(const pbc_message_desc *desc, const void *m,
+                                uint8_t *buf, size_t cap) {
+  uint8_t *start =
+      buf ? pbc_table_encode_backwards(desc, m, buf + cap, buf) : NULL;
+  assert(start == NULL || (buf <= start && start <= buf + cap));
+  return start;
+}
+
+/* pbc_rt_encode through the message's description. Not inlined: a compact
+ * message's T_encode is a call to it. */
 PBC_NOINLINE pbc_status pbc_table_encode(const pbc_message_desc *desc,
                                          const void *m, uint8_t *buf,
                                          size_t cap, size_t *written) {
   cap = clamp_cap(cap);
-  uint8_t *start =
-      buf ? pbc_table_encode_backwards(desc, m, buf + cap, buf) : NULL;
-  assert(start == NULL || (buf <= start && start <= buf + cap));
+  uint8_t *start = table_backwards(desc, m, buf, cap);
   if (start == NULL)
     return did_not_fit(pbc_table_encoded_size(desc, m), written);
   return move_to_front(buf, cap, start, written);
@@ -184,9 +191,7 @@ PBC_NOINLINE pbc_status pbc_table_encode_at_end(const pbc_message_desc *desc,
                                                 size_t cap, uint8_t **start,
                                                 size_t *written) {
   cap = clamp_cap(cap);
-  uint8_t *first =
-      buf ? pbc_table_encode_backwards(desc, m, buf + cap, buf) : NULL;
-  assert(first == NULL || (buf <= first && first <= buf + cap));
+  uint8_t *first = table_backwards(desc, m, buf, cap);
   if (!report_at_end(buf, cap, first, start, written))
     return did_not_fit(pbc_table_encoded_size(desc, m), written);
   return PBC_OK;

@@ -74,11 +74,11 @@ pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
                                 uint8_t **start, size_t *written,
                                 pbc_size_fn size, pbc_encode_fn encode);
 
-/* The table codec's functions a compact message's codecs call (its
- * pbc__T_enc, pbc__T_wr, pbc__T_dec; T_init, T_is_initialized and
- * T_encoded_size call pbc.h's) are defined noinline: the codec is shared
- * by every message, and inlining its entry would copy it into each object
- * that calls it.
+/* The table codec's functions a compact message's codecs call (these
+ * three, for its pbc__T_enc, pbc__T_wr and pbc__T_dec; pbc.h's and
+ * writer.h's pbc_table_* for the others) are defined noinline: the codec
+ * is shared by every message, and inlining an entry would copy it into
+ * each object that calls it.
  *
  * The table-driven encoder (table_encode.c): writes `m` backwards ending at
  * `end`, no lower than `limit` (NULL: unchecked, as pbc__T_enc); returns

@@ -185,6 +185,10 @@ std::string pbc::proto::internalLinks(StringRef fullName) {
   return internalFunctionName(fullName, "links");
 }
 
+bool pbc::proto::mayBeInternalLinks(StringRef symbol) {
+  return symbol.starts_with("pbc__") && symbol.ends_with("_links");
+}
+
 std::string pbc::proto::internalEnumInfo(StringRef fullName) {
   return internalFunctionName(fullName, "enum");
 }

@@ -96,6 +96,11 @@ std::string internalFunctionName(llvm::StringRef fullName,
 std::string internalDescription(llvm::StringRef fullName);
 std::string internalDescriptionData(llvm::StringRef fullName);
 std::string internalLinks(llvm::StringRef fullName);
+/// Whether `symbol` may be some message's internalLinks. Among pbc's
+/// constants only a link array, or the default string of a field named
+/// `links`, has such a name; the caller tells them apart by type (a link
+/// array holds pointers).
+bool mayBeInternalLinks(llvm::StringRef symbol);
 std::string internalSectionEntry(llvm::StringRef fullName);
 std::string internalDefaultString(llvm::StringRef fullName,
                                   llvm::StringRef fieldName);
