@@ -3,8 +3,8 @@
 # (/usr/bin/time), and what it produces, by section (`size -A`): code
 # (.text*), read-only data (.rodata*), relocated constants (.data.rel.ro*:
 # records with pointers) and, among them, the bytes of the messages'
-# descriptions (pbc/desc.h: the pbc__*_desc, _desc_data, _links, _enum and
-# _enum_data symbols, from `nm --print-size`). With --cpp, the same schema
+# descriptions (pbc/desc.h: the pbc__*_desc, _desc_data, _links, _prototype,
+# _enum and _enum_data symbols, from `nm --print-size`). With --cpp, the same schema
 # through protoc --cpp_out and clang++ -O2 -c, in the same run.
 #
 #   bench/compile-cost.sh [--pbc PATH] [--flags "-O2 -j1"] [--cpp] \
@@ -54,7 +54,7 @@ sections() {
 
 description_bytes() {
   nm --print-size --radix=d "$@" 2>/dev/null | awk '
-    NF == 4 && $4 ~ /^pbc__.*_(desc|desc_data|links|enum|enum_data)$/ { n += $2 }
+    NF == 4 && $4 ~ /^pbc__.*_(desc|desc_data|links|prototype|enum|enum_data)$/ { n += $2 }
     END { printf "%d", n }'
 }
 

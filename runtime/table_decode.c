@@ -19,12 +19,16 @@ static bool bytes_left(const uint8_t *p, const uint8_t *end, size_t n) {
   return (size_t)(end - p) >= n;
 }
 
-/* The field numbered `number`, or NULL: by index below dense_below, else
- * by binary search (fields are sorted by number). */
-static const pbc_field_desc *find_field(const pbc_message_desc *d,
-                                        uint32_t number) {
-  if (number - 1 < d->dense_below) return &d->fields[number - 1];
-  uint32_t lo = d->dense_below, hi = d->field_count;
+/* The field numbered `number`, or NULL: one probe of the lookup table,
+ * else (two numbers sharing its entry, the lower holding it) a binary
+ * search; fields are sorted by number. */
+static inline const pbc_field_desc *find_field(const pbc_message_desc *d,
+                                               uint32_t number) {
+  uint32_t i = d->lookup[number & d->lookup_mask];
+  /* An empty entry: no field has a number of that entry. */
+  if (i == 0) return NULL;
+  if (d->fields[i - 1].number == number) return &d->fields[i - 1];
+  uint32_t lo = 0, hi = d->field_count;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
     uint32_t n = d->fields[mid].number;
@@ -56,8 +60,8 @@ static bool diverts_enum(const pbc_message_desc *d, const pbc_field_desc *f,
          !enum_declares((const pbc_enum_info *)d->links[f->link], (int32_t)v);
 }
 
-static void mark_present(const pbc_message_desc *d, const pbc_field_desc *f,
-                         uint8_t *m) {
+static inline void mark_present(const pbc_message_desc *d,
+                                const pbc_field_desc *f, uint8_t *m) {
   if (f->kind == PBC_FIELD_BIT) {
     uint8_t *word = m + f->presence / 32 * 4;
     uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (f->presence % 32));
@@ -67,35 +71,46 @@ static void mark_present(const pbc_message_desc *d, const pbc_field_desc *f,
   }
 }
 
-/* A varint as the member stores it (pbc_field_value_bytes bytes). */
-static uint64_t stored_varint(const pbc_field_desc *f, uint64_t v) {
-  switch (f->type) {
-  case PBC_TYPE_SINT32: {
+/* A varint as the member stores it (its type's `bytes`). */
+static inline uint64_t stored_varint(const pbc_tbl_type *t, uint64_t v) {
+  switch (t->handler) {
+  case PBC_TBL_ZIGZAG32: {
     uint32_t u = (uint32_t)v;
     return (uint32_t)((u >> 1) ^ (0u - (u & 1)));
   }
-  case PBC_TYPE_SINT64:
+  case PBC_TBL_ZIGZAG64:
     return (v >> 1) ^ (0 - (v & 1));
-  case PBC_TYPE_BOOL:
+  case PBC_TBL_BOOL:
     return v != 0;
   default: /* 32-bit types keep the low half */
     return v;
   }
 }
 
-static void store_value(uint8_t *at, size_t n, uint64_t v) {
+static inline void store_value(uint8_t *at, size_t n, uint64_t v) {
   if (n == 1) *at = (uint8_t)v;
   else if (n == 4) { uint32_t w = (uint32_t)v; memcpy(at, &w, 4); }
   else memcpy(at, &v, 8);
 }
 
+/* A varint, its one-byte form inline (most values, and every length
+ * below 128). */
+static inline const uint8_t *read_varint(pbc_decoder *d, const uint8_t *p,
+                                         const uint8_t *end, uint64_t *v) {
+  if (p < end && *p < 0x80) {
+    *v = *p;
+    return p + 1;
+  }
+  return pbc_rt_varint(d, p, end, v);
+}
+
 /* A length, then its bytes: the position after the length, or NULL.
  * libprotobuf reads a length in at most 5 bytes (longer: BAD_LENGTH) and
  * the bytes must follow (TRUNCATED). */
-static const uint8_t *read_length(pbc_decoder *d, const uint8_t *p,
-                                  const uint8_t *end, size_t *len) {
+static inline const uint8_t *read_length(pbc_decoder *d, const uint8_t *p,
+                                         const uint8_t *end, size_t *len) {
   uint64_t v;
-  const uint8_t *next = pbc_rt_varint(d, p, end, &v);
+  const uint8_t *next = read_varint(d, p, end, &v);
   if (next == NULL) return NULL;
   if (next - p > PBC_MAX_LENGTH_BYTES) return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
   if (v > (uint64_t)(end - next)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
@@ -109,7 +124,7 @@ static uint8_t *reserve(pbc_decoder *d, const pbc_message_desc *desc,
                         const pbc_field_desc *f, uint8_t *m, size_t add) {
   uint8_t *at = m + f->offset;
   pbc_bytes v = pbc_tbl_load_view(at);
-  size_t esize = pbc_field_value_bytes(desc, f);
+  size_t esize = pbc_tbl_value_bytes(desc, f);
   uint8_t *grown = pbc_rt_grow(d, (void *)v.data, v.size, add, esize);
   if (grown == NULL) return NULL;
   pbc_tbl_store_view(at, grown, v.size);
@@ -129,8 +144,9 @@ static uint8_t *append(pbc_decoder *d, const pbc_message_desc *desc,
 /* Where a value read for scalar, string or bytes field f goes: a new
  * element of a repeated field, or the member, marked present. NULL when out
  * of memory. */
-static uint8_t *value_slot(pbc_decoder *d, const pbc_message_desc *desc,
-                           const pbc_field_desc *f, uint8_t *m) {
+static inline uint8_t *value_slot(pbc_decoder *d,
+                                  const pbc_message_desc *desc,
+                                  const pbc_field_desc *f, uint8_t *m) {
   if (f->kind == PBC_FIELD_REPEATED) return append(d, desc, f, m);
   mark_present(desc, f, m);
   return m + f->offset;
@@ -140,20 +156,10 @@ static const uint8_t *message_dec(const pbc_message_desc *desc, uint8_t *m,
                                   const uint8_t *p, const uint8_t *end,
                                   pbc_decoder *d, uint32_t group);
 
-/* T_init from the description: zero, then the defaults (not a oneof
- * member's: they share one union, and an unset member is never written). */
-static void table_init(const pbc_message_desc *d, uint8_t *m) {
-  memset(m, 0, d->size);
-  for (uint32_t i = 0; i < d->default_count; i++) {
-    const pbc_default *def = &d->defaults[i];
-    const pbc_field_desc *f = &d->fields[def->field];
-    if (f->kind == PBC_FIELD_ONEOF) continue;
-    if (pbc_tbl_is_view(f))
-      pbc_tbl_store_view(m + f->offset,
-                         (const uint8_t *)d->strings + def->value, def->size);
-    else
-      store_value(m + f->offset, pbc_field_value_bytes(d, f), def->value);
-  }
+/* T_init from the description: its prototype, or zeros. */
+static inline void table_init(const pbc_message_desc *d, uint8_t *m) {
+  if (d->prototype != NULL) memcpy(m, d->prototype, d->size);
+  else memset(m, 0, d->size);
 }
 
 PBC_NOINLINE void pbc_table_init(const pbc_message_desc *d, void *m) {
@@ -170,29 +176,43 @@ static bool keep_unknown(pbc_decoder *d, const pbc_message_desc *desc,
                              next);
 }
 
-static const uint8_t *read_scalar(pbc_decoder *d, const pbc_message_desc *desc,
-                                  const pbc_field_desc *f, uint8_t *m,
-                                  const uint8_t *start, const uint8_t *p,
-                                  const uint8_t *end) {
-  size_t n = pbc_field_value_bytes(desc, f);
+/* A scalar of the field's own wire type. */
+static inline const uint8_t *read_scalar(pbc_decoder *d,
+                                         const pbc_message_desc *desc,
+                                         const pbc_field_desc *f,
+                                         const pbc_tbl_type *t, uint8_t *m,
+                                         const uint8_t *start,
+                                         const uint8_t *p,
+                                         const uint8_t *end) {
   uint64_t v;
-  pbc_wire_type wt = pbc_tbl_wire_type(f);
-  if (wt == PBC_WIRE_VARINT) {
-    p = pbc_rt_varint(d, p, end, &v);
+  switch (t->handler) {
+  case PBC_TBL_FIXED64:
+    if (!bytes_left(p, end, 8)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+    v = pbc_tbl_load64(p);
+    p += 8;
+    break;
+  case PBC_TBL_FIXED32:
+    if (!bytes_left(p, end, 4)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+    v = pbc_tbl_load32(p);
+    p += 4;
+    break;
+  case PBC_TBL_ENUM:
+    p = read_varint(d, p, end, &v);
     if (p == NULL) return NULL;
     if (diverts_enum(desc, f, v))
-      return keep_unknown(d, desc, m, start, p) ? p
-                                                : pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
-    v = stored_varint(f, v);
-  } else {
-    size_t w = wt == PBC_WIRE_FIXED64 ? 8 : 4;
-    if (!bytes_left(p, end, w)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
-    v = w == 8 ? pbc_tbl_load64(p) : pbc_tbl_load32(p);
-    p += w;
+      return keep_unknown(d, desc, m, start, p)
+                 ? p
+                 : pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
+    break;
+  default:
+    p = read_varint(d, p, end, &v);
+    if (p == NULL) return NULL;
+    v = stored_varint(t, v);
+    break;
   }
   uint8_t *at = value_slot(d, desc, f, m);
   if (at == NULL) return NULL;
-  store_value(at, n, v);
+  store_value(at, t->bytes, v);
   return p;
 }
 
@@ -205,9 +225,10 @@ static const uint8_t *read_packed(pbc_decoder *d, const pbc_message_desc *desc,
   p = read_length(d, p, end, &len);
   if (p == NULL) return NULL;
   const uint8_t *run_end = p + len;
-  size_t esize = pbc_field_value_bytes(desc, f);
+  const pbc_tbl_type *t = pbc_tbl_type_of(f);
+  size_t esize = t->bytes;
   uint8_t *at = m + f->offset;
-  pbc_wire_type wt = pbc_tbl_wire_type(f);
+  pbc_wire_type wt = (pbc_wire_type)t->wire;
   if (wt != PBC_WIRE_VARINT) {
     size_t w = wt == PBC_WIRE_FIXED64 ? 8 : 4;
     if (len % w != 0) return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
@@ -226,7 +247,7 @@ static const uint8_t *read_packed(pbc_decoder *d, const pbc_message_desc *desc,
   uint8_t *first = pbc_tbl_load_ptr(at);
   while (p < run_end) {
     uint64_t raw;
-    p = pbc_rt_varint(d, p, run_end, &raw);
+    p = read_varint(d, p, run_end, &raw);
     if (p == NULL) return NULL;
     if (diverts_enum(desc, f, raw)) {
       if (desc->unknown_offset != PBC_NO_UNKNOWN_FIELDS &&
@@ -235,16 +256,18 @@ static const uint8_t *read_packed(pbc_decoder *d, const pbc_message_desc *desc,
         return pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
       continue;
     }
-    store_value(out, esize, stored_varint(f, raw));
+    store_value(out, esize, stored_varint(t, raw));
     out += esize;
   }
   pbc_tbl_store_view(at, first, (size_t)(out - first) / esize);
   return run_end;
 }
 
-static const uint8_t *read_string(pbc_decoder *d, const pbc_message_desc *desc,
-                                  const pbc_field_desc *f, uint8_t *m,
-                                  const uint8_t *p, const uint8_t *end) {
+static inline const uint8_t *read_string(pbc_decoder *d,
+                                         const pbc_message_desc *desc,
+                                         const pbc_field_desc *f, uint8_t *m,
+                                         const uint8_t *p,
+                                         const uint8_t *end) {
   size_t len = 0;
   p = read_length(d, p, end, &len);
   if (p == NULL) return NULL;
@@ -266,7 +289,7 @@ static bool keys_equal(const pbc_message_desc *entry, const uint8_t *a,
     return pbc_rt_bytes_equal(x.data, x.size, y.data, y.size);
   }
   return memcmp(a + key->offset, b + key->offset,
-                pbc_field_value_bytes(entry, key)) == 0;
+                pbc_tbl_type_of(key)->bytes) == 0;
 }
 
 /* After a map entry was appended: an entry whose value is a closed enum's
@@ -345,40 +368,179 @@ static const uint8_t *read_embedded(pbc_decoder *d,
   return next;
 }
 
+/* A tag, its one- and two-byte forms inline (field numbers below 2048). */
+static inline const uint8_t *read_tag(pbc_decoder *d, const uint8_t *p,
+                                      const uint8_t *end, uint32_t *tag) {
+  uint32_t b0 = p[0];
+  if (b0 < 0x80) {
+    if (b0 >= 1u << PBC_WIRE_TYPE_BITS) { /* field number not 0 */
+      *tag = b0;
+      return p + 1;
+    }
+  } else if (bytes_left(p, end, 2) && p[1] < 0x80) {
+    uint32_t v = (b0 & 0x7f) | (uint32_t)p[1] << 7;
+    if (v >= 1u << PBC_WIRE_TYPE_BITS) {
+      *tag = v;
+      return p + 2;
+    }
+  }
+  return pbc_rt_tag(d, p, end, tag);
+}
+
+/* The decoder's handlers for the common fields, one switch case each: a
+ * plain varint (stored in 4 or 8 bytes), a bool, a fixed-width value or a
+ * string or bytes view, singular with a presence bit (BIT) or without
+ * (PLAIN: implicit presence, a map entry's key or value). Every other
+ * field (enums, zigzag, oneofs, repeated fields, messages) goes through
+ * OTHER, the general path. */
+enum {
+  DEC_OTHER,
+  DEC_V4_BIT, DEC_V4_PLAIN,
+  DEC_V8_BIT, DEC_V8_PLAIN,
+  DEC_BOOL_BIT, DEC_BOOL_PLAIN,
+  DEC_F4_BIT, DEC_F4_PLAIN,
+  DEC_F8_BIT, DEC_F8_PLAIN,
+  DEC_VIEW_BIT, DEC_VIEW_PLAIN
+};
+
+/* The handler by type and kind: a type's BIT handler for the BIT kind,
+ * its PLAIN one for IMPLICIT and ALWAYS, else OTHER. */
+#define DEC_ROW(BIT)                                                           \
+  { [PBC_FIELD_IMPLICIT] = (BIT) + 1, [PBC_FIELD_BIT] = (BIT),                 \
+    [PBC_FIELD_ALWAYS] = (BIT) + 1 }
+static const uint8_t dec_handlers[19][PBC_FIELD_REPEATED + 1] = {
+  [PBC_TYPE_DOUBLE] = DEC_ROW(DEC_F8_BIT),   [PBC_TYPE_FLOAT] = DEC_ROW(DEC_F4_BIT),
+  [PBC_TYPE_INT64] = DEC_ROW(DEC_V8_BIT),    [PBC_TYPE_UINT64] = DEC_ROW(DEC_V8_BIT),
+  [PBC_TYPE_INT32] = DEC_ROW(DEC_V4_BIT),    [PBC_TYPE_FIXED64] = DEC_ROW(DEC_F8_BIT),
+  [PBC_TYPE_FIXED32] = DEC_ROW(DEC_F4_BIT),  [PBC_TYPE_BOOL] = DEC_ROW(DEC_BOOL_BIT),
+  [PBC_TYPE_STRING] = DEC_ROW(DEC_VIEW_BIT), [PBC_TYPE_BYTES] = DEC_ROW(DEC_VIEW_BIT),
+  [PBC_TYPE_UINT32] = DEC_ROW(DEC_V4_BIT),   [PBC_TYPE_SFIXED32] = DEC_ROW(DEC_F4_BIT),
+  [PBC_TYPE_SFIXED64] = DEC_ROW(DEC_F8_BIT),
+};
+#undef DEC_ROW
+
+static inline unsigned dec_handler(const pbc_field_desc *f) {
+  assert(f->type <= PBC_TYPE_SINT64 && f->kind <= PBC_FIELD_REPEATED);
+  return dec_handlers[f->type][f->kind];
+}
+
+static inline void set_bit(uint8_t *m, uint32_t bit) {
+  uint8_t *word = m + bit / 32 * 4;
+  uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (bit % 32));
+  memcpy(word, &bits, 4);
+}
+
+/* The general path: any field of the wire type its values have. */
+static const uint8_t *read_field(pbc_decoder *d, const pbc_message_desc *desc,
+                                 const pbc_field_desc *f, uint8_t *m,
+                                 const uint8_t *start, const uint8_t *p,
+                                 const uint8_t *end) {
+  const pbc_tbl_type *t = pbc_tbl_type_of(f);
+  switch (t->handler) {
+  case PBC_TBL_MESSAGE: case PBC_TBL_GROUP:
+    return read_embedded(d, desc, f, m, start, p, end);
+  case PBC_TBL_VIEW:
+    return read_string(d, desc, f, m, p, end);
+  default:
+    return read_scalar(d, desc, f, t, m, start, p, end);
+  }
+}
+
+/* A field whose tag's wire type is not its values' own: a packed run of a
+ * repeated scalar, the END_GROUP ending the group being decoded, or an
+ * unknown field. *done is set when the group ended. */
+static const uint8_t *read_other_wire(pbc_decoder *d,
+                                      const pbc_message_desc *desc,
+                                      const pbc_field_desc *f, uint8_t *m,
+                                      uint32_t tag, uint32_t group,
+                                      const uint8_t *start, const uint8_t *p,
+                                      const uint8_t *end, bool *done) {
+  pbc_wire_type wt = pbc_tag_wire_type(tag);
+  if (f != NULL && wt == PBC_WIRE_LEN && f->kind == PBC_FIELD_REPEATED &&
+      pbc_tbl_type_of(f)->bytes != 0)
+    return read_packed(d, desc, f, m, p, end);
+  if (wt == PBC_WIRE_END_GROUP) {
+    /* Ends the group being decoded if the numbers match. */
+    if (pbc_tag_field_number(tag) != group)
+      return pbc_rt_fail(d, PBC_ERR_END_GROUP);
+    *done = true;
+    return p;
+  }
+  p = pbc_rt_skip(d, p, end, tag);
+  if (p != NULL && !keep_unknown(d, desc, m, start, p))
+    return pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
+  return p;
+}
+
+/* One case of the switch below: a value of wire type WIRE read into v
+ * (by READ), stored by STORE, and the presence bit set when BIT. */
+#define DEC_CASE(OP, WIRE, BIT, READ, STORE)                                   \
+  case OP:                                                                     \
+    if (wt != (WIRE)) goto other_wire;                                         \
+    READ;                                                                      \
+    STORE;                                                                     \
+    if (BIT) set_bit(m, f->presence);                                          \
+    continue;
+
 static const uint8_t *message_dec(const pbc_message_desc *desc, uint8_t *m,
                                   const uint8_t *p, const uint8_t *end,
                                   pbc_decoder *d, uint32_t group) {
   while (p < end) {
     const uint8_t *start = p;
     uint32_t tag;
-    p = pbc_rt_tag(d, p, end, &tag);
+    p = read_tag(d, p, end, &tag);
     if (p == NULL) return NULL;
-    uint32_t number = pbc_tag_field_number(tag);
     pbc_wire_type wt = pbc_tag_wire_type(tag);
-    const pbc_field_desc *f = find_field(desc, number);
-    if (f != NULL && wt == pbc_tbl_wire_type(f)) {
-      if (pbc_tbl_is_message(f)) p = read_embedded(d, desc, f, m, start, p, end);
-      else if (pbc_tbl_is_view(f)) p = read_string(d, desc, f, m, p, end);
-      else p = read_scalar(d, desc, f, m, start, p, end);
-    } else if (f != NULL && wt == PBC_WIRE_LEN &&
-               f->kind == PBC_FIELD_REPEATED && !pbc_tbl_is_message(f) &&
-               !pbc_tbl_is_view(f)) {
-      p = read_packed(d, desc, f, m, p, end);
-    } else if (wt == PBC_WIRE_END_GROUP) {
-      /* Ends the group being decoded if the numbers match. */
-      if (number != group) return pbc_rt_fail(d, PBC_ERR_END_GROUP);
-      return p;
-    } else {
-      p = pbc_rt_skip(d, p, end, tag);
-      if (p != NULL && !keep_unknown(d, desc, m, start, p))
-        return pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
+    const pbc_field_desc *f = find_field(desc, pbc_tag_field_number(tag));
+    if (f == NULL) goto other_wire;
+    uint8_t *at = m + f->offset;
+    uint64_t v;
+    size_t len;
+    switch (dec_handler(f)) {
+#define VARINT                                                                 \
+  if ((p = read_varint(d, p, end, &v)) == NULL) return NULL
+#define FIXED(N)                                                               \
+  if (!bytes_left(p, end, N)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);       \
+  memcpy(at, p, N);                                                            \
+  p += N
+#define VIEW                                                                   \
+  len = 0;                                                                     \
+  if ((p = read_length(d, p, end, &len)) == NULL) return NULL;                \
+  if ((f->flags & PBC_FIELD_UTF8) && !pbc_rt_utf8_valid(p, len))               \
+    return pbc_rt_fail(d, PBC_ERR_INVALID_UTF8);                               \
+  pbc_tbl_store_view(at, p, len);                                              \
+  p += len
+    DEC_CASE(DEC_V4_BIT, PBC_WIRE_VARINT, 1, VARINT, store_value(at, 4, v))
+    DEC_CASE(DEC_V4_PLAIN, PBC_WIRE_VARINT, 0, VARINT, store_value(at, 4, v))
+    DEC_CASE(DEC_V8_BIT, PBC_WIRE_VARINT, 1, VARINT, store_value(at, 8, v))
+    DEC_CASE(DEC_V8_PLAIN, PBC_WIRE_VARINT, 0, VARINT, store_value(at, 8, v))
+    DEC_CASE(DEC_BOOL_BIT, PBC_WIRE_VARINT, 1, VARINT, *at = v != 0)
+    DEC_CASE(DEC_BOOL_PLAIN, PBC_WIRE_VARINT, 0, VARINT, *at = v != 0)
+    DEC_CASE(DEC_F4_BIT, PBC_WIRE_FIXED32, 1, FIXED(4), (void)0)
+    DEC_CASE(DEC_F4_PLAIN, PBC_WIRE_FIXED32, 0, FIXED(4), (void)0)
+    DEC_CASE(DEC_F8_BIT, PBC_WIRE_FIXED64, 1, FIXED(8), (void)0)
+    DEC_CASE(DEC_F8_PLAIN, PBC_WIRE_FIXED64, 0, FIXED(8), (void)0)
+    DEC_CASE(DEC_VIEW_BIT, PBC_WIRE_LEN, 1, VIEW, (void)0)
+    DEC_CASE(DEC_VIEW_PLAIN, PBC_WIRE_LEN, 0, VIEW, (void)0)
+#undef VARINT
+#undef FIXED
+#undef VIEW
+    default:
+      if (wt != pbc_tbl_type_of(f)->wire) goto other_wire;
+      p = read_field(d, desc, f, m, start, p, end);
+      if (p == NULL) return NULL;
+      continue;
     }
-    if (p == NULL) return NULL;
+  other_wire:;
+    bool done = false;
+    p = read_other_wire(d, desc, f, m, tag, group, start, p, end, &done);
+    if (p == NULL || done) return p;
   }
   /* At the end of the input a message is complete; a group is not. */
   if (group != 0) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
   return p;
 }
+#undef DEC_CASE
 
 PBC_NOINLINE const uint8_t *
 pbc_table_decode_fields(const pbc_message_desc *desc, void *m,
@@ -392,12 +554,12 @@ pbc_table_decode_fields(const pbc_message_desc *desc, void *m,
 PBC_NOINLINE bool pbc_table_is_initialized(const pbc_message_desc *d,
                                            const void *msg) {
   const uint8_t *m = (const uint8_t *)msg;
-  for (uint32_t i = 0; i < d->field_count; i++) {
-    const pbc_field_desc *f = &d->fields[i];
+  for (uint32_t i = 0; i < d->check_count; i++) {
+    const pbc_field_desc *f = &d->fields[d->checks[i]];
     bool required = f->flags & PBC_FIELD_REQUIRED;
     if (!pbc_tbl_is_message(f)) {
-      if (required && !pbc_tbl_has_bit(f, m))
-        return false;
+      assert(required && f->kind == PBC_FIELD_BIT);
+      if (!pbc_tbl_has_bit(f, m)) return false;
       continue;
     }
     const pbc_message_desc *sub = pbc_tbl_link_message(d, f);

@@ -15,7 +15,7 @@
 
 /* A varint-typed value as the varint it is written as; fixed-width ones as
  * their bits. */
-static uint64_t wire_value(const pbc_field_desc *f, const uint8_t *p) {
+static PBC_ALWAYS_INLINE uint64_t wire_value(const pbc_field_desc *f, const uint8_t *p) {
   switch (f->type) {
   case PBC_TYPE_INT32: case PBC_TYPE_ENUM:
     return (uint64_t)(int64_t)(int32_t)pbc_tbl_load32(p); /* sign-extended: 10 bytes */
@@ -37,12 +37,37 @@ static uint64_t wire_value(const pbc_field_desc *f, const uint8_t *p) {
   }
 }
 
-/* Bytes a scalar value takes on the wire, without its tag. */
-static size_t scalar_size(const pbc_field_desc *f, const uint8_t *p) {
-  switch (pbc_tbl_wire_type(f)) {
-  case PBC_WIRE_FIXED64: return 8;
-  case PBC_WIRE_FIXED32: return 4;
-  default: return pbc_varint_size(wire_value(f, p));
+/* Bytes a scalar value takes on the wire, without its tag: a case per
+ * type. */
+static PBC_ALWAYS_INLINE size_t scalar_size(const pbc_field_desc *f,
+                                            const uint8_t *p) {
+  switch (f->type) {
+  case PBC_TYPE_DOUBLE: case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64:
+    return 8;
+  case PBC_TYPE_FLOAT: case PBC_TYPE_FIXED32: case PBC_TYPE_SFIXED32:
+    return 4;
+  case PBC_TYPE_BOOL:
+    return 1;
+  case PBC_TYPE_INT32: case PBC_TYPE_ENUM: { /* negative: 10 bytes */
+    int32_t v = (int32_t)pbc_tbl_load32(p);
+    return v < 0 ? PBC_MAX_VARINT_BYTES : pbc_varint_size((uint32_t)v);
+  }
+  case PBC_TYPE_UINT32:
+    return pbc_varint_size(pbc_tbl_load32(p));
+  default:
+    return pbc_varint_size(wire_value(f, p));
+  }
+}
+
+/* Whether an IMPLICIT field is written: not zero (floats by their bits),
+ * not empty. */
+static PBC_ALWAYS_INLINE bool implicit_present(const pbc_field_desc *f,
+                                               const uint8_t *at) {
+  switch (pbc_tbl_type_of(f)->bytes) {
+  case 0: return pbc_tbl_load_view(at).size != 0;
+  case 1: return *at != 0;
+  case 4: return pbc_tbl_load32(at) != 0;
+  default: return pbc_tbl_load64(at) != 0;
   }
 }
 
@@ -59,31 +84,29 @@ static bool is_present_other(const pbc_message_desc *d,
     return pbc_tbl_load_ptr(at) != NULL;
   case PBC_FIELD_ALWAYS:
     return true;
-  default: /* implicit: not zero (floats by their bits), not empty */
-    if (pbc_tbl_is_view(f)) return pbc_tbl_load_view(at).size != 0;
-    switch (pbc_field_value_bytes(d, f)) {
-    case 1: return *at != 0;
-    case 4: return pbc_tbl_load32(at) != 0;
-    default: return pbc_tbl_load64(at) != 0;
-    }
+  default:
+    return implicit_present(f, at);
   }
 }
 
 /* Whether a singular field is written. Presence bits first and inline:
  * most fields of a proto2 message are absent, and a clear bit is all it
  * takes to pass one. */
-static inline bool is_present(const pbc_message_desc *d,
+static PBC_ALWAYS_INLINE bool is_present(const pbc_message_desc *d,
                               const pbc_field_desc *f, const uint8_t *m) {
   if (f->kind == PBC_FIELD_BIT)
     return pbc_tbl_has_bit(f, m);
   return is_present_other(d, f, m);
 }
 
-static size_t tag_size(const pbc_field_desc *f) {
+static PBC_ALWAYS_INLINE size_t tag_size(const pbc_field_desc *f) {
+  if (f->number < 16) return 1; /* most fields' */
   return pbc_varint_size(pbc_make_tag(f->number, PBC_WIRE_VARINT));
 }
 
-static size_t length_delimited(size_t n) { return pbc_varint_size(n) + n; }
+static PBC_ALWAYS_INLINE size_t length_delimited(size_t n) {
+  return pbc_varint_size(n) + n;
+}
 
 /* ---- Size --------------------------------------------------------------- */
 
@@ -97,7 +120,7 @@ static size_t embedded_size(const pbc_field_desc *f,
   return f->type == PBC_TYPE_GROUP ? n + tag_size(f) : length_delimited(n);
 }
 
-static size_t value_size(const pbc_field_desc *f, const uint8_t *p) {
+static PBC_ALWAYS_INLINE size_t value_size(const pbc_field_desc *f, const uint8_t *p) {
   if (pbc_tbl_is_view(f)) return length_delimited(pbc_tbl_load_view(p).size);
   return scalar_size(f, p);
 }
@@ -106,9 +129,13 @@ static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
                             const uint8_t *m) {
   pbc_bytes v = pbc_tbl_load_view(m + f->offset);
   if (v.size == 0) return 0;
-  size_t stride = pbc_field_value_bytes(d, f), total = 0;
+  size_t stride = pbc_tbl_value_bytes(d, f), total = 0;
   if (f->flags & PBC_FIELD_PACKED) {
-    for (size_t i = 0; i < v.size; i++) total += scalar_size(f, v.data + i * stride);
+    size_t w = pbc_tbl_type_of(f)->wire == PBC_WIRE_VARINT ? 0 : stride;
+    if (w != 0) total = v.size * w; /* fixed widths: as stored */
+    else
+      for (size_t i = 0; i < v.size; i++)
+        total += pbc_varint_size(wire_value(f, v.data + i * stride));
     return tag_size(f) + length_delimited(total);
   }
   const pbc_message_desc *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
@@ -119,25 +146,85 @@ static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
   return total + v.size * tag_size(f);
 }
 
+/* The size of a field other than a present BIT scalar: repeated,
+ * messages, the other kinds. */
+static size_t other_size(const pbc_message_desc *d, const pbc_field_desc *f,
+                         const uint8_t *m) {
+  if (f->kind == PBC_FIELD_REPEATED) return repeated_size(d, f, m);
+  if (pbc_tbl_is_message(f)) {
+    if (is_present(d, f, m))
+      return tag_size(f) + embedded_size(f, pbc_tbl_link_message(d, f),
+                                         pbc_tbl_load_ptr(m + f->offset));
+    if (d->flags & PBC_MESSAGE_MAP_ENTRY) /* an absent value: empty */
+      return tag_size(f) + (f->type == PBC_TYPE_GROUP ? tag_size(f) : 1);
+    return 0;
+  }
+  return is_present_other(d, f, m) ? tag_size(f) + value_size(f, m + f->offset)
+                                   : 0;
+}
+
+/* ---- The fields to visit ------------------------------------------------
+ * A message's encoders visit the fields whose presence bit is set (found
+ * word by word from _presence[], through by_bit) and the fields without a
+ * bit (others), not every field: most fields of a large proto2 message are
+ * absent, and passing each one costs more than encoding a present one. The
+ * size takes them in any order; the encoder needs number order, so it
+ * marks them in a bitmap of field indexes and walks that backwards (a
+ * message of more than VISIT_MAX_FIELDS fields, field by field). */
+enum { VISIT_MAX_FIELDS = 256, VISIT_WORDS = VISIT_MAX_FIELDS / 64 };
+
+static inline void visit(uint64_t *set, uint32_t index) {
+  set[index / 64] |= UINT64_C(1) << (index % 64);
+}
+
+/* Fills set with the fields to visit; its word count. */
+static inline uint32_t fields_to_visit(const pbc_message_desc *d,
+                                       const uint8_t *m, uint64_t *set) {
+  uint32_t words = (d->field_count + 63) / 64;
+  for (uint32_t w = 0; w < words; w++) set[w] = 0;
+  for (uint32_t w = 0; w * 32 < d->bit_count; w++) {
+    for (uint32_t bits = pbc_tbl_load32(m + w * 4); bits; bits &= bits - 1) {
+      uint32_t bit = w * 32 + (uint32_t)__builtin_ctz(bits);
+      assert(bit < d->bit_count && d->by_bit[bit] != PBC_NO_FIELD);
+      visit(set, d->by_bit[bit]);
+    }
+  }
+  for (uint32_t i = 0; i < d->other_count; i++) visit(set, d->others[i]);
+  return words;
+}
+
+/* A field's bytes; `bit_set`: f's presence bit (if it has one) is known
+ * to be set. Scalars, strings and bytes with a bit or implicit presence
+ * inline, the rest through other_size. */
+static PBC_ALWAYS_INLINE size_t field_size(const pbc_message_desc *d,
+                                           const pbc_field_desc *f,
+                                           const uint8_t *m, bool bit_set) {
+  if (!pbc_tbl_is_message(f)) {
+    const uint8_t *at = m + f->offset;
+    if (f->kind == PBC_FIELD_BIT)
+      return bit_set || pbc_tbl_has_bit(f, m) ? tag_size(f) + value_size(f, at)
+                                              : 0;
+    if (f->kind == PBC_FIELD_IMPLICIT)
+      return implicit_present(f, at) ? tag_size(f) + value_size(f, at) : 0;
+  }
+  return other_size(d, f, m);
+}
+
 static size_t message_size(const pbc_message_desc *d, const uint8_t *m) {
   size_t total = 0;
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS)
     total += pbc_tbl_load_view(m + d->unknown_offset).size;
-  bool entry = d->flags & PBC_MESSAGE_MAP_ENTRY;
-  for (uint32_t i = 0; i < d->field_count; i++) {
-    const pbc_field_desc *f = &d->fields[i];
-    if (f->kind == PBC_FIELD_REPEATED) {
-      total += repeated_size(d, f, m);
-    } else if (pbc_tbl_is_message(f)) {
-      if (is_present(d, f, m))
-        total += tag_size(f) +
-                 embedded_size(f, pbc_tbl_link_message(d, f), pbc_tbl_load_ptr(m + f->offset));
-      else if (entry) /* an absent value: an empty message */
-        total += tag_size(f) + (f->type == PBC_TYPE_GROUP ? tag_size(f) : 1);
-    } else if (is_present(d, f, m)) {
-      total += tag_size(f) + value_size(f, m + f->offset);
+  /* A size needs no order: the set bits, then the others, without a visit
+   * set. */
+  for (uint32_t w = 0; w * 32 < d->bit_count; w++) {
+    for (uint32_t bits = pbc_tbl_load32(m + w * 4); bits; bits &= bits - 1) {
+      uint32_t bit = w * 32 + (uint32_t)__builtin_ctz(bits);
+      assert(bit < d->bit_count && d->by_bit[bit] != PBC_NO_FIELD);
+      total += field_size(d, &d->fields[d->by_bit[bit]], m, true);
     }
   }
+  for (uint32_t i = 0; i < d->other_count; i++)
+    total += field_size(d, &d->fields[d->others[i]], m, false);
   return total;
 }
 
@@ -150,36 +237,70 @@ PBC_NOINLINE size_t pbc_table_encoded_size(const pbc_message_desc *d,
 
 /* Room for n bytes below pos, above limit; a NULL limit: the caller
  * guarantees the room (pbc__T_enc's unchecked form). */
-static bool room(const uint8_t *pos, const uint8_t *limit, size_t n) {
+static PBC_ALWAYS_INLINE bool room(const uint8_t *pos, const uint8_t *limit, size_t n) {
   return limit == NULL || (size_t)(pos - limit) >= n;
 }
 
-static uint8_t *put_varint(uint8_t *pos, const uint8_t *limit, uint64_t v) {
-  if (!room(pos, limit, pbc_varint_size(v))) return NULL;
+/* A varint ending at pos, whose room was checked: one and two bytes
+ * (every tag of a field numbered below 2048) inline. */
+static PBC_ALWAYS_INLINE uint8_t *put_varint_unchecked(uint8_t *pos,
+                                                       uint64_t v) {
+  if (v < 0x80) {
+    *--pos = (uint8_t)v;
+    return pos;
+  }
+  if (v < 0x4000) {
+    pos -= 2;
+    pos[0] = (uint8_t)(v | 0x80);
+    pos[1] = (uint8_t)(v >> 7);
+    return pos;
+  }
   return pbc_rt_put_varint(pos, v);
 }
 
-static uint8_t *put_tag(uint8_t *pos, const uint8_t *limit,
-                        const pbc_field_desc *f, pbc_wire_type wt) {
+static PBC_ALWAYS_INLINE uint8_t *put_varint(uint8_t *pos, const uint8_t *limit,
+                                  uint64_t v) {
+  if (!room(pos, limit, pbc_varint_size(v))) return NULL;
+  return put_varint_unchecked(pos, v);
+}
+
+static PBC_ALWAYS_INLINE uint8_t *put_tag(uint8_t *pos, const uint8_t *limit,
+                               const pbc_field_desc *f, pbc_wire_type wt) {
   return put_varint(pos, limit, pbc_make_tag(f->number, wt));
 }
 
-static uint8_t *put_data(uint8_t *pos, const uint8_t *limit, const void *data,
-                         size_t n) {
+static PBC_ALWAYS_INLINE uint8_t *put_data(uint8_t *pos, const uint8_t *limit,
+                                const void *data, size_t n) {
   if (!room(pos, limit, n)) return NULL;
   pos -= n;
   if (n) memcpy(pos, data, n);
   return pos;
 }
 
-/* A scalar value without its tag. */
-static uint8_t *put_scalar(uint8_t *pos, const uint8_t *limit,
-                           const pbc_field_desc *f, const uint8_t *p) {
+/* A scalar value without its tag, room checked. */
+static PBC_ALWAYS_INLINE uint8_t *put_scalar_unchecked(uint8_t *pos,
+                                            const pbc_field_desc *f,
+                                            const uint8_t *p) {
   switch (pbc_tbl_wire_type(f)) {
-  case PBC_WIRE_FIXED64: return put_data(pos, limit, p, 8);
-  case PBC_WIRE_FIXED32: return put_data(pos, limit, p, 4);
-  default: return put_varint(pos, limit, wire_value(f, p));
+  case PBC_WIRE_FIXED64: pos -= 8; memcpy(pos, p, 8); return pos;
+  case PBC_WIRE_FIXED32: pos -= 4; memcpy(pos, p, 4); return pos;
+  default: return put_varint_unchecked(pos, wire_value(f, p));
   }
+}
+
+/* The most a scalar and its tag take. */
+enum { MAX_SCALAR_FIELD = PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES };
+
+/* A scalar without its tag. Its room: the most any scalar takes, or near
+ * the limit its own size (the writes below are exact). */
+static PBC_ALWAYS_INLINE uint8_t *put_scalar(uint8_t *pos,
+                                             const uint8_t *limit,
+                                             const pbc_field_desc *f,
+                                             const uint8_t *p) {
+  if (!room(pos, limit, PBC_MAX_VARINT_BYTES) &&
+      !room(pos, limit, scalar_size(f, p)))
+    return NULL;
+  return put_scalar_unchecked(pos, f, p);
 }
 
 static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
@@ -200,19 +321,46 @@ static uint8_t *put_embedded(uint8_t *pos, const uint8_t *limit,
   return pos ? put_tag(pos, limit, f, PBC_WIRE_LEN) : NULL;
 }
 
-/* One value (or element) with its tag. */
-static uint8_t *put_value(uint8_t *pos, const uint8_t *limit,
-                          const pbc_message_desc *d, const pbc_field_desc *f,
-                          const uint8_t *p) {
-  if (pbc_tbl_is_message(f)) return put_embedded(pos, limit, f, pbc_tbl_link_message(d, f), pbc_tbl_load_ptr(p));
-  if (pbc_tbl_is_view(f)) {
-    pbc_bytes v = pbc_tbl_load_view(p);
-    pos = put_data(pos, limit, v.data, v.size);
-    if (pos) pos = put_varint(pos, limit, v.size);
-  } else {
-    pos = put_scalar(pos, limit, f, p);
+/* A scalar, string or bytes value (or element) with its tag: one room
+ * check (as put_scalar's), then a case per type. */
+static PBC_ALWAYS_INLINE uint8_t *put_value(uint8_t *pos, const uint8_t *limit,
+                                            const pbc_field_desc *f,
+                                            const uint8_t *p) {
+  size_t data = pbc_tbl_is_view(f) ? pbc_tbl_load_view(p).size : 0;
+  if (!room(pos, limit, MAX_SCALAR_FIELD + data) &&
+      !room(pos, limit, tag_size(f) + value_size(f, p)))
+    return NULL;
+  uint32_t tag = pbc_make_tag(f->number, PBC_WIRE_VARINT);
+  uint64_t v;
+  switch (f->type) {
+  case PBC_TYPE_DOUBLE: case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64:
+    pos -= 8;
+    memcpy(pos, p, 8);
+    return put_varint_unchecked(pos, tag | PBC_WIRE_FIXED64);
+  case PBC_TYPE_FLOAT: case PBC_TYPE_FIXED32: case PBC_TYPE_SFIXED32:
+    pos -= 4;
+    memcpy(pos, p, 4);
+    return put_varint_unchecked(pos, tag | PBC_WIRE_FIXED32);
+  case PBC_TYPE_STRING: case PBC_TYPE_BYTES:
+    pos -= data;
+    if (data) memcpy(pos, pbc_tbl_load_view(p).data, data);
+    pos = put_varint_unchecked(pos, data);
+    return put_varint_unchecked(pos, tag | PBC_WIRE_LEN);
+  case PBC_TYPE_INT32: case PBC_TYPE_ENUM: /* sign-extended: 10 bytes */
+    v = (uint64_t)(int64_t)(int32_t)pbc_tbl_load32(p);
+    break;
+  case PBC_TYPE_UINT32:
+    v = pbc_tbl_load32(p);
+    break;
+  case PBC_TYPE_BOOL:
+    v = *p != 0;
+    break;
+  default:
+    v = wire_value(f, p);
+    break;
   }
-  return pos ? put_tag(pos, limit, f, pbc_tbl_wire_type(f)) : NULL;
+  pos = put_varint_unchecked(pos, v);
+  return put_varint_unchecked(pos, tag);
 }
 
 static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
@@ -220,7 +368,7 @@ static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
                              const pbc_field_desc *f, const uint8_t *m) {
   pbc_bytes v = pbc_tbl_load_view(m + f->offset);
   if (v.size == 0) return pos;
-  size_t stride = pbc_field_value_bytes(d, f);
+  size_t stride = pbc_tbl_value_bytes(d, f);
   if (f->flags & PBC_FIELD_PACKED) {
     uint8_t *end = pos;
     for (size_t i = v.size; i-- > 0 && pos;)
@@ -232,9 +380,54 @@ static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
   for (size_t i = v.size; i-- > 0 && pos;) {
     const uint8_t *e = v.data + i * stride;
     /* Message elements are structs in place, not pointers. */
-    pos = sub ? put_embedded(pos, limit, f, sub, e) : put_value(pos, limit, d, f, e);
+    pos = sub ? put_embedded(pos, limit, f, sub, e) : put_value(pos, limit, f, e);
   }
   return pos;
+}
+
+/* A field other than a BIT scalar: repeated, messages, the other kinds. */
+static uint8_t *put_other(uint8_t *pos, const uint8_t *limit,
+                          const pbc_message_desc *d, const pbc_field_desc *f,
+                          const uint8_t *m) {
+  if (f->kind == PBC_FIELD_REPEATED) return put_repeated(pos, limit, d, f, m);
+  if (pbc_tbl_is_message(f)) {
+    if (is_present(d, f, m))
+      return put_embedded(pos, limit, f, pbc_tbl_link_message(d, f),
+                          pbc_tbl_load_ptr(m + f->offset));
+    if (!(d->flags & PBC_MESSAGE_MAP_ENTRY)) return pos;
+    /* A map entry's absent value: an empty message. */
+    if (f->type == PBC_TYPE_GROUP) {
+      pos = put_tag(pos, limit, f, PBC_WIRE_END_GROUP);
+      return pos ? put_tag(pos, limit, f, PBC_WIRE_START_GROUP) : NULL;
+    }
+    pos = put_varint(pos, limit, 0);
+    return pos ? put_tag(pos, limit, f, PBC_WIRE_LEN) : NULL;
+  }
+  return is_present_other(d, f, m) ? put_value(pos, limit, f, m + f->offset)
+                                   : pos;
+}
+
+/* A field with its tag, if written; `bit_set` as for field_size. */
+static PBC_ALWAYS_INLINE uint8_t *put_field(uint8_t *pos, const uint8_t *limit,
+                                            const pbc_message_desc *d,
+                                            const pbc_field_desc *f,
+                                            const uint8_t *m, bool bit_set) {
+  if (!pbc_tbl_is_message(f)) {
+    const uint8_t *at = m + f->offset;
+    if (f->kind == PBC_FIELD_BIT)
+      return bit_set || pbc_tbl_has_bit(f, m) ? put_value(pos, limit, f, at)
+                                              : pos;
+    if (f->kind == PBC_FIELD_IMPLICIT)
+      return implicit_present(f, at) ? put_value(pos, limit, f, at) : pos;
+  }
+  return put_other(pos, limit, d, f, m);
+}
+
+/* Whether the encoder walks a message's fields one by one: too many for
+ * the visit set, or none with a presence bit (the visit set would hold
+ * them all). */
+static inline bool walk_all(const pbc_message_desc *d) {
+  return d->field_count > VISIT_MAX_FIELDS || d->bit_count == 0;
 }
 
 static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
@@ -243,21 +436,18 @@ static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
     pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
     pos = put_data(pos, limit, u.data, u.size);
   }
-  bool entry = d->flags & PBC_MESSAGE_MAP_ENTRY;
-  for (uint32_t i = d->field_count; i-- > 0 && pos;) {
-    const pbc_field_desc *f = &d->fields[i];
-    if (f->kind == PBC_FIELD_REPEATED) {
-      pos = put_repeated(pos, limit, d, f, m);
-    } else if (is_present(d, f, m)) {
-      pos = put_value(pos, limit, d, f, m + f->offset);
-    } else if (entry && pbc_tbl_is_message(f)) { /* an absent value: empty */
-      if (f->type == PBC_TYPE_GROUP) {
-        pos = put_tag(pos, limit, f, PBC_WIRE_END_GROUP);
-        if (pos) pos = put_tag(pos, limit, f, PBC_WIRE_START_GROUP);
-      } else {
-        pos = put_varint(pos, limit, 0);
-        if (pos) pos = put_tag(pos, limit, f, PBC_WIRE_LEN);
-      }
+  /* Backwards: the highest field first. */
+  if (walk_all(d)) {
+    for (uint32_t i = d->field_count; i-- > 0 && pos;)
+      pos = put_field(pos, limit, d, &d->fields[i], m, false);
+    return pos;
+  }
+  uint64_t set[VISIT_WORDS];
+  for (uint32_t w = fields_to_visit(d, m, set); w-- > 0;) {
+    for (uint64_t bits = set[w]; bits && pos;) {
+      uint32_t high = 63 - (uint32_t)__builtin_clzll(bits);
+      bits &= ~(UINT64_C(1) << high);
+      pos = put_field(pos, limit, d, &d->fields[w * 64 + high], m, true);
     }
   }
   return pos;
@@ -328,7 +518,7 @@ static void write_repeated(pbc_writer *w, const pbc_message_desc *d,
                            const pbc_field_desc *f, const uint8_t *m) {
   pbc_bytes v = pbc_tbl_load_view(m + f->offset);
   if (v.size == 0) return;
-  size_t stride = pbc_field_value_bytes(d, f);
+  size_t stride = pbc_tbl_value_bytes(d, f);
   if (f->flags & PBC_FIELD_PACKED) {
     size_t n = 0;
     for (size_t i = 0; i < v.size; i++) n += scalar_size(f, v.data + i * stride);

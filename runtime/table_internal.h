@@ -4,6 +4,7 @@
 #ifndef PBC_TABLE_INTERNAL_H
 #define PBC_TABLE_INTERNAL_H
 
+#include <assert.h>
 #include <string.h>
 
 #include "pbc_rt.h"
@@ -21,20 +22,69 @@ static inline bool pbc_tbl_is_view(const pbc_field_desc *f) {
   return f->type == PBC_TYPE_STRING || f->type == PBC_TYPE_BYTES;
 }
 
+/* How the codec handles a value of each type: its handler and the wire
+ * type it is written with. */
+enum {
+  PBC_TBL_VARINT,   /* stored as its low `bytes` bytes */
+  PBC_TBL_ENUM,     /* a varint, 4 bytes; a closed enum checks its values */
+  PBC_TBL_ZIGZAG32,
+  PBC_TBL_ZIGZAG64,
+  PBC_TBL_BOOL,
+  PBC_TBL_FIXED32,
+  PBC_TBL_FIXED64,
+  PBC_TBL_VIEW,     /* string or bytes */
+  PBC_TBL_MESSAGE,
+  PBC_TBL_GROUP
+};
+
+/* What the codec needs of a field's type, in one load instead of a switch
+ * per value. */
+typedef struct pbc_tbl_type {
+  uint8_t handler; /* PBC_TBL_* */
+  uint8_t wire;    /* pbc_wire_type of a value (a packed run: LEN) */
+  uint8_t bytes;   /* a scalar's bytes in the struct (else 0) */
+} pbc_tbl_type;
+
+/* By pbc_field_type; type 0 does not occur. */
+static const pbc_tbl_type pbc_tbl_types[19] = {
+  [PBC_TYPE_DOUBLE] = {PBC_TBL_FIXED64, PBC_WIRE_FIXED64, 8},
+  [PBC_TYPE_FLOAT] = {PBC_TBL_FIXED32, PBC_WIRE_FIXED32, 4},
+  [PBC_TYPE_INT64] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 8},
+  [PBC_TYPE_UINT64] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 8},
+  [PBC_TYPE_INT32] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 4},
+  [PBC_TYPE_FIXED64] = {PBC_TBL_FIXED64, PBC_WIRE_FIXED64, 8},
+  [PBC_TYPE_FIXED32] = {PBC_TBL_FIXED32, PBC_WIRE_FIXED32, 4},
+  [PBC_TYPE_BOOL] = {PBC_TBL_BOOL, PBC_WIRE_VARINT, 1},
+  [PBC_TYPE_STRING] = {PBC_TBL_VIEW, PBC_WIRE_LEN, 0},
+  [PBC_TYPE_GROUP] = {PBC_TBL_GROUP, PBC_WIRE_START_GROUP, 0},
+  [PBC_TYPE_MESSAGE] = {PBC_TBL_MESSAGE, PBC_WIRE_LEN, 0},
+  [PBC_TYPE_BYTES] = {PBC_TBL_VIEW, PBC_WIRE_LEN, 0},
+  [PBC_TYPE_UINT32] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 4},
+  [PBC_TYPE_ENUM] = {PBC_TBL_ENUM, PBC_WIRE_VARINT, 4},
+  [PBC_TYPE_SFIXED32] = {PBC_TBL_FIXED32, PBC_WIRE_FIXED32, 4},
+  [PBC_TYPE_SFIXED64] = {PBC_TBL_FIXED64, PBC_WIRE_FIXED64, 8},
+  [PBC_TYPE_SINT32] = {PBC_TBL_ZIGZAG32, PBC_WIRE_VARINT, 4},
+  [PBC_TYPE_SINT64] = {PBC_TBL_ZIGZAG64, PBC_WIRE_VARINT, 8},
+};
+
+static inline const pbc_tbl_type *pbc_tbl_type_of(const pbc_field_desc *f) {
+  assert(f->type >= PBC_TYPE_DOUBLE && f->type <= PBC_TYPE_SINT64);
+  return &pbc_tbl_types[f->type];
+}
+
 /* The wire type a field's values are written with (a packed run: LEN). */
 static inline pbc_wire_type pbc_tbl_wire_type(const pbc_field_desc *f) {
-  switch (f->type) {
-  case PBC_TYPE_DOUBLE: case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64:
-    return PBC_WIRE_FIXED64;
-  case PBC_TYPE_FLOAT: case PBC_TYPE_FIXED32: case PBC_TYPE_SFIXED32:
-    return PBC_WIRE_FIXED32;
-  case PBC_TYPE_STRING: case PBC_TYPE_BYTES: case PBC_TYPE_MESSAGE:
-    return PBC_WIRE_LEN;
-  case PBC_TYPE_GROUP:
-    return PBC_WIRE_START_GROUP;
-  default:
-    return PBC_WIRE_VARINT;
-  }
+  return (pbc_wire_type)pbc_tbl_type_of(f)->wire;
+}
+
+/* Bytes of one value or element in the struct: pbc_field_value_bytes
+ * without its switch. */
+static inline size_t pbc_tbl_value_bytes(const pbc_message_desc *d,
+                                         const pbc_field_desc *f) {
+  const pbc_tbl_type *t = pbc_tbl_type_of(f);
+  if (t->bytes) return t->bytes;
+  if (t->handler == PBC_TBL_VIEW) return PBC_VIEW_BYTES;
+  return pbc_tbl_link_message(d, f)->size;
 }
 
 /* Unaligned loads and stores of struct members (the struct is aligned, but

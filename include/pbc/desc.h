@@ -111,6 +111,9 @@ typedef struct pbc_default {
   uint64_t value;
 } pbc_default;
 
+/* pbc_message_desc.by_bit: a presence bit no field has. */
+#define PBC_NO_FIELD 0xffffu
+
 /* PBC_NO_UNKNOWN_FIELDS: a map entry keeps no unknown fields. */
 #define PBC_NO_UNKNOWN_FIELDS 0xffffffffu
 
@@ -149,6 +152,34 @@ typedef struct pbc_message_desc {
   /* An editions file's edition: descriptor.proto's Edition number (1000:
    * 2023, 1001: 2024); 0 for proto2 and proto3. */
   uint16_t edition;
+  /* lookup has lookup_mask + 1 entries (a power of two). */
+  uint16_t lookup_mask;
+  uint16_t check_count;
+  /* Field numbers to fields in one probe, for decoders: entry
+   * `number & lookup_mask` is the index in fields plus one of the field
+   * with that number, if the field has it (check its number), or 0. Where
+   * two numbers share an entry the lower has it; the other is found by
+   * binary search. */
+  const uint16_t *lookup;
+  /* What T_is_initialized checks, by ascending index in fields: the
+   * required fields, and the message, group and map fields whose messages
+   * may hold required fields (through any depth; a message of a file
+   * compiled into another object may). None: the message is always
+   * initialized. */
+  const uint16_t *checks;
+  /* The struct T_init makes, `size` bytes: zeros and the defaults (those
+   * outside oneofs) in place; NULL when that is all zeros. */
+  const void *prototype;
+  /* The fields by presence: an encoder visits the fields whose presence
+   * bit is set and the others, not every field. by_bit[i] is the index in
+   * fields of the field with presence bit i (PBC_NO_FIELD for a bit no
+   * field has), for bits 0 to bit_count - 1; others holds the indexes of
+   * the other_count fields without a bit (PBC_FIELD_BIT kind is the one
+   * with), ascending. */
+  uint16_t bit_count;
+  uint16_t other_count;
+  const uint16_t *by_bit;
+  const uint16_t *others;
 } pbc_message_desc;
 
 /* One value of an enum: its number and name (an offset in the enum's

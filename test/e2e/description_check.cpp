@@ -4,6 +4,7 @@
 // codec) will do.
 #include "description_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -88,6 +89,7 @@ class StaticChecker {
     if (m->default_count != with_default) return Fail("default_count");
     for (uint32_t i = 0; i < m->default_count; i++)
       if (!Default(d, m, m->defaults[i])) return false;
+    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || (info && !Prototype(m, info))) return false;
     // Links last: they recurse.
     for (uint32_t i = 0; i < m->field_count; i++) {
       const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(m->fields[i].number));
@@ -104,6 +106,99 @@ class StaticChecker {
   }
 
  private:
+  // The lookup: a power of two of entries, each field in the entry of its
+  // number unless a lower number holds it, and no entry naming a field of
+  // another entry.
+  bool Lookup(const pbc_message_desc *m) {
+    uint32_t entries = m->lookup_mask + 1u;
+    if (!m->lookup || (entries & (entries - 1)) != 0) return Fail("lookup size");
+    for (uint32_t e = 0; e < entries; e++) {
+      uint32_t i = m->lookup[e];
+      if (i != 0 && (i > m->field_count || (m->fields[i - 1].number & m->lookup_mask) != e))
+        return Fail("lookup entry " + std::to_string(e));
+    }
+    for (uint32_t i = 0; i < m->field_count; i++) {
+      uint32_t held = m->lookup[m->fields[i].number & m->lookup_mask];
+      if (held == 0 || m->fields[held - 1].number > m->fields[i].number)
+        return Fail("field " + std::to_string(m->fields[i].number) + " not in the lookup");
+    }
+    return true;
+  }
+
+  // Whether d or a message it can hold has a required field.
+  static bool ReachesRequired(const Descriptor *d, std::set<const Descriptor *> *seen) {
+    if (!seen->insert(d).second) return false;
+    for (int i = 0; i < d->field_count(); i++) {
+      const FieldDescriptor *fd = d->field(i);
+      if (fd->is_required()) return true;
+      if (fd->message_type() && ReachesRequired(fd->message_type(), seen)) return true;
+    }
+    return false;
+  }
+
+  // Whether d or a message it can hold is of a file other than `file`.
+  static bool ReachesOtherFile(const Descriptor *d, const gp::FileDescriptor *file,
+                          std::set<const Descriptor *> *seen) {
+    if (!seen->insert(d).second) return false;
+    if (d->file() != file) return true;
+    for (int i = 0; i < d->field_count(); i++)
+      if (d->field(i)->message_type() && ReachesOtherFile(d->field(i)->message_type(), file, seen))
+        return true;
+    return false;
+  }
+
+  // The checks: the required fields and the message fields whose messages
+  // reach a required field, by ascending index; more message fields when
+  // the compiler could not tell (another file's message, compiled into
+  // another object).
+  bool Checks(const Descriptor *d, const pbc_message_desc *m) {
+    std::vector<uint16_t> have(m->checks, m->checks + m->check_count);
+    for (uint32_t i = 0; i < m->field_count; i++) {
+      const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(m->fields[i].number));
+      std::set<const Descriptor *> seen;
+      bool needed =
+          fd->is_required() || (fd->message_type() && ReachesRequired(fd->message_type(), &seen));
+      bool listed = std::find(have.begin(), have.end(), i) != have.end();
+      std::set<const Descriptor *> reached;
+      bool may = needed || (fd->message_type() && ReachesOtherFile(fd->message_type(), d->file(), &reached));
+      if (needed != listed && !(listed && may))
+        return Fail("checks " + List(have) + (listed ? " list " : " miss ") + "field " +
+                    std::to_string(fd->number()));
+    }
+    if (!std::is_sorted(have.begin(), have.end())) return Fail("checks " + List(have) + " not sorted");
+    return true;
+  }
+
+  // by_bit and others: every field once, BIT fields by their bit.
+  bool Visits(const pbc_message_desc *m) {
+    std::vector<uint16_t> by_bit, others;
+    for (uint32_t i = 0; i < m->field_count; i++) {
+      const pbc_field_desc &f = m->fields[i];
+      if (f.kind != PBC_FIELD_BIT) {
+        others.push_back(static_cast<uint16_t>(i));
+        continue;
+      }
+      if (f.presence >= by_bit.size()) by_bit.resize(f.presence + 1u, PBC_NO_FIELD);
+      by_bit[f.presence] = static_cast<uint16_t>(i);
+    }
+    if (m->bit_count != by_bit.size() || m->bit_count > m->presence_words * 32u ||
+        (!by_bit.empty() && memcmp(m->by_bit, by_bit.data(), by_bit.size() * 2) != 0))
+      return Fail("by_bit");
+    if (m->other_count != others.size() ||
+        (!others.empty() && memcmp(m->others, others.data(), others.size() * 2) != 0))
+      return Fail("others");
+    return true;
+  }
+
+  // The prototype is what the message's T_init makes (zeros without one).
+  bool Prototype(const pbc_message_desc *m, const pbc_message_info *info) {
+    std::vector<uint8_t> made(m->size, 0xa5), want(m->size, 0);
+    info->init(made.data());
+    if (m->prototype) memcpy(want.data(), m->prototype, m->size);
+    if (made != want) return Fail(m->prototype ? "prototype differs from T_init" : "no prototype, T_init stores defaults");
+    return true;
+  }
+
   bool Field(const Descriptor *d, const pbc_message_desc *m, const pbc_field_desc &f,
              const FieldDescriptor *fd, std::set<uint32_t> *bits) {
     if (f.type != static_cast<uint8_t>(fd->type())) return Fail("type " + std::to_string(f.type));
@@ -199,6 +294,12 @@ class StaticChecker {
           values[i]->name() != info->strings + info->values[i].name)
         return Fail("value " + std::to_string(i) + " is " + (info->strings + info->values[i].name));
     return true;
+  }
+
+  static std::string List(const std::vector<uint16_t> &v) {
+    std::string s = "[";
+    for (uint16_t x : v) s += (s.size() > 1 ? " " : "") + std::to_string(x);
+    return s + "]";
   }
 
   bool Fail(const std::string &what) {
@@ -382,6 +483,12 @@ class DynamicChecker {
   template <typename T>
   bool Same(T a, T b) {
     return a == b || Fail(std::to_string(a) + " != libprotobuf's " + std::to_string(b));
+  }
+
+  static std::string List(const std::vector<uint16_t> &v) {
+    std::string s = "[";
+    for (uint16_t x : v) s += (s.size() > 1 ? " " : "") + std::to_string(x);
+    return s + "]";
   }
 
   bool Fail(const std::string &what) {

@@ -185,6 +185,10 @@ std::string pbc::proto::internalLinks(StringRef fullName) {
   return internalFunctionName(fullName, "links");
 }
 
+std::string pbc::proto::internalPrototype(StringRef fullName) {
+  return internalFunctionName(fullName, "prototype");
+}
+
 bool pbc::proto::mayBeInternalLinks(StringRef symbol) {
   return symbol.starts_with("pbc__") && symbol.ends_with("_links");
 }
@@ -215,7 +219,3 @@ std::string pbc::proto::internalSectionEntry(StringRef fullName) {
   return internalFunctionName(fullName, "entry");
 }
 
-std::string pbc::proto::internalDefaultString(StringRef fullName,
-                                              StringRef fieldName) {
-  return internalFunctionName(fullName, ("default_" + fieldName).str());
-}

@@ -178,17 +178,6 @@ Value CodecContext::addressOf(const MessagePlan &m, abi::Role role) {
                                      abi::functionName(m.name, role));
 }
 
-LLVM::GlobalOp CodecContext::stringGlobal(StringRef name, StringRef bytes) {
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  std::string data = bytes.str();
-  data.push_back('\0');
-  auto type = LLVM::LLVMArrayType::get(i8, data.size());
-  return b.create<LLVM::GlobalOp>(loc, type, /*isConstant=*/true,
-                                  LLVM::Linkage::Internal, name,
-                                  b.getStringAttr(data));
-}
-
 //===----------------------------------------------------------------------===//
 // Records other records point to
 //===----------------------------------------------------------------------===//

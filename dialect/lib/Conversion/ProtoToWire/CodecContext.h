@@ -101,9 +101,6 @@ public:
   mlir::Value call(const MessagePlan &m, abi::Role role, mlir::ValueRange args);
   mlir::Value callRuntime(abi::Runtime fn, mlir::ValueRange args);
   mlir::Value addressOf(const MessagePlan &m, abi::Role role);
-  /// An internal constant holding `bytes` and a terminating NUL.
-  mlir::LLVM::GlobalOp stringGlobal(llvm::StringRef name,
-                                    llvm::StringRef bytes);
 
   //===------------------------------------------------------------------===//
   // Records other records point to
@@ -212,8 +209,10 @@ struct RoleBuilder {
   mlir::Location loc;
 };
 
+struct Description;
+
 /// The roles, each in its file.
-void buildInit(CodecContext &cx, const MessagePlan &m);
+void buildInit(CodecContext &cx, const MessagePlan &m, const Description &desc);
 void buildIsInitialized(CodecContext &cx, const MessagePlan &m);
 void buildSize(CodecContext &cx, const MessagePlan &m);
 void buildEncoder(CodecContext &cx, const MessagePlan &m);
@@ -230,6 +229,8 @@ void buildEntryPoints(CodecContext &cx, const MessagePlan &m);
 struct Description {
   mlir::LLVM::GlobalOp desc, data;
   uint64_t nameOffset;
+  /// The struct T_init makes; null when that is all zeros.
+  mlir::LLVM::GlobalOp prototype;
 };
 /// Fails (with an error on the message) when the message is too large to
 /// describe (Description.cpp).

@@ -6,9 +6,10 @@
 // each (the encoding plan), its names, oneofs and defaults. Each message gets
 // three constants:
 //
-//   pbc__T_desc_data  the arrays (fields, names, oneofs, defaults) and the
-//                     string pool, one blob of bytes: no pointers, so no
-//                     relocations, and one string attribute in the IR
+//   pbc__T_desc_data  the arrays (fields, names, oneofs, defaults, the
+//                     number lookup) and the string pool, one blob of bytes:
+//                     no pointers, so no relocations, and one string
+//                     attribute in the IR
 //   pbc__T_links      the sub-messages' descriptions and the enums' records,
 //                     when it has any
 //   pbc__T_desc       the pbc_message_desc pointing into both (weak_odr: the
@@ -24,8 +25,13 @@
 
 #include "pbc/Dialect/Proto/Naming.h"
 
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
+#include <map>
 
 using namespace mlir;
 using namespace pbc::proto;
@@ -180,15 +186,150 @@ uint64_t defaultBits(TypedAttr value, StringPool &strings) {
   return cast<IntegerAttr>(value).getValue().getZExtValue();
 }
 
+/// The lookup table's entries (pbc_message_desc.lookup): a power of two
+/// between the field count and four times it (at most 2^15), the one that
+/// leaves the fewest fields to the binary search (the smallest of those);
+/// where numbers collide the lower keeps the entry.
+SmallVector<uint16_t> lookupTable(const MessagePlan &m) {
+  size_t n = m.byNumber.size();
+  size_t least = llvm::PowerOf2Ceil(std::max<size_t>(n, 1));
+  size_t best = least, bestMisses = SIZE_MAX;
+  for (size_t size = least; size <= 4 * least && size <= (1u << 15);
+       size *= 2) {
+    llvm::BitVector taken(size);
+    size_t misses = 0;
+    for (const FieldPlan *f : m.byNumber) {
+      size_t slot = f->number & (size - 1);
+      if (taken[slot])
+        ++misses;
+      taken.set(slot);
+    }
+    if (misses < bestMisses) {
+      best = size;
+      bestMisses = misses;
+    }
+  }
+  SmallVector<uint16_t> table(best, 0);
+  for (auto [i, f] : llvm::enumerate(m.byNumber)) {
+    uint16_t &entry = table[f->number & (best - 1)];
+    if (entry == 0)
+      entry = static_cast<uint16_t>(i + 1);
+  }
+  return table;
+}
+
+/// Whether `m` or a message it can hold may have a required field: a
+/// search through its message fields (schemas may be cyclic). Another
+/// file's message is a declaration without fields in the module a file's
+/// code is built from (see the driver): it may.
+bool checksRequired(const CodecContext &cx, const MessagePlan &m) {
+  SmallVector<const MessagePlan *> work{&m};
+  llvm::SmallPtrSet<const MessagePlan *, 16> seen{&m};
+  while (!work.empty()) {
+    const MessagePlan *next = work.pop_back_val();
+    if (!cx.generates(*next))
+      return true;
+    for (const FieldPlan &f : next->fields) {
+      if (f.op.getCardinality() == Cardinality::Required)
+        return true;
+      if (f.message && seen.insert(f.message).second)
+        work.push_back(f.message);
+    }
+  }
+  return false;
+}
+
+/// pbc_message_desc.checks: the indexes of the fields T_is_initialized
+/// looks at.
+SmallVector<uint16_t> initChecks(const CodecContext &cx, const MessagePlan &m) {
+  SmallVector<uint16_t> checks;
+  for (auto [i, f] : llvm::enumerate(m.byNumber))
+    if (f->op.getCardinality() == Cardinality::Required ||
+        (f->message && checksRequired(cx, *f->message)))
+      checks.push_back(static_cast<uint16_t>(i));
+  return checks;
+}
+
+/// pbc_message_desc.prototype: the struct T_init makes, or none when that
+/// is all zeros. Bytes, but for the string and bytes defaults' data
+/// pointers, which point into the string pool (which holds every default
+/// already): a packed struct of byte arrays and pointers.
+LLVM::GlobalOp buildPrototype(CodecContext &cx, const MessagePlan &m,
+                              LLVM::GlobalOp blob, size_t stringsAt,
+                              StringPool &strings) {
+  std::string image(m.size, '\0');
+  std::map<int64_t, uint64_t> pointers; // offset -> pool offset
+  for (const FieldPlan &f : m.fields) {
+    TypedAttr value = f.op.getDefaultValueAttr();
+    if (!value || f.inOneof)
+      continue;
+    uint64_t bits = defaultBits(value, strings);
+    if (f.type->isView()) {
+      pointers[f.offset + PBC_VIEW_DATA_OFFSET] = bits;
+      bits = cast<StringAttr>(value).size();
+      for (int i = 0; i < 8; ++i)
+        image[f.offset + PBC_VIEW_SIZE_OFFSET + i] =
+            static_cast<char>(bits >> (8 * i));
+      continue;
+    }
+    for (unsigned i = 0; i < f.type->size; ++i)
+      image[f.offset + i] = static_cast<char>(bits >> (8 * i));
+  }
+  if (pointers.empty() && image.find_first_not_of('\0') == std::string::npos)
+    return {};
+
+  OpBuilder &b = cx.b;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type> members;
+  SmallVector<std::function<Value()>> values;
+  int64_t at = 0;
+  auto bytes = [&](int64_t end) {
+    if (end == at)
+      return;
+    auto type = LLVM::LLVMArrayType::get(cx.i8, end - at);
+    std::string part = image.substr(at, end - at);
+    members.push_back(type);
+    values.push_back([&cx, type, part] {
+      return cx.b.create<LLVM::ConstantOp>(cx.loc, type,
+                                           cx.b.getStringAttr(part));
+    });
+    at = end;
+  };
+  for (auto [offset, poolOffset] : pointers) {
+    bytes(offset);
+    members.push_back(cx.ptrTy);
+    values.push_back([&cx, blob, at = stringsAt + poolOffset] {
+      return pointerInto(cx, blob, at);
+    });
+    at = offset + 8;
+  }
+  bytes(m.size);
+  auto type = LLVM::LLVMStructType::getLiteral(ctx, members, /*isPacked=*/true);
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(cx.module.getBody());
+  auto global = b.create<LLVM::GlobalOp>(
+      cx.loc, type, /*isConstant=*/true, LLVM::Linkage::Internal,
+      internalPrototype(m.name), Attribute(), /*alignment=*/8);
+  b.setInsertionPointToStart(&global.getInitializerRegion().emplaceBlock());
+  Value rec = b.create<LLVM::UndefOp>(cx.loc, type);
+  for (auto [i, value] : llvm::enumerate(values))
+    rec = b.create<LLVM::InsertValueOp>(cx.loc, rec, value(), i);
+  b.create<LLVM::ReturnOp>(cx.loc, rec);
+  return global;
+}
+
 } // namespace
 
 FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
                                                     const MessagePlan &m) {
   OpBuilder &b = cx.b;
-  // Field and oneof indexes are 16 bits in the records.
-  if (m.byNumber.size() > UINT16_MAX || m.oneofs.size() > UINT16_MAX)
+  // Field and oneof indexes are 16 bits in the records (PBC_NO_FIELD, all
+  // ones, is none).
+  if (m.byNumber.size() >= UINT16_MAX || m.oneofs.size() > UINT16_MAX)
     return m.op.emitError("has more than ")
-           << UINT16_MAX << " fields or oneofs, more than pbc describes";
+           << UINT16_MAX - 1 << " fields or " << UINT16_MAX
+           << " oneofs, more than pbc describes";
 
   // The pool starts with the full name, which pbc_message_info points to.
   StringPool strings;
@@ -254,10 +395,41 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
         .set("value", defaultBits(value, strings));
     ++defaults;
   }
+  // Records are multiples of 8 bytes: these 16-bit entries are aligned.
+  auto append16 = [&](ArrayRef<uint16_t> entries) {
+    for (uint16_t entry : entries) {
+      data.push_back(static_cast<char>(entry & 0xff));
+      data.push_back(static_cast<char>(entry >> 8));
+    }
+  };
+  size_t lookupAt = data.size();
+  SmallVector<uint16_t> lookup = lookupTable(m);
+  append16(lookup);
+  size_t checksAt = data.size();
+  SmallVector<uint16_t> checks = initChecks(cx, m);
+  append16(checks);
+  SmallVector<uint16_t> byBit, others;
+  for (auto [i, f] : llvm::enumerate(m.byNumber)) {
+    if (kindOf(*f) != PBC_FIELD_BIT) {
+      others.push_back(static_cast<uint16_t>(i));
+      continue;
+    }
+    if (f->presenceBit >= byBit.size())
+      byBit.resize(f->presenceBit + 1, PBC_NO_FIELD);
+    byBit[f->presenceBit] = static_cast<uint16_t>(i);
+  }
+  size_t byBitAt = data.size();
+  append16(byBit);
+  size_t othersAt = data.size();
+  append16(others);
   size_t stringsAt = data.size();
   data += strings.data();
   LLVM::GlobalOp blob =
       bytesGlobal(cx, internalDescriptionData(m.name), data);
+  size_t poolSize = strings.data().size();
+  LLVM::GlobalOp prototype = buildPrototype(cx, m, blob, stringsAt, strings);
+  assert(strings.data().size() == poolSize && "a default not in the pool");
+  (void)poolSize;
 
   LLVM::GlobalOp linkArray;
   if (!links.empty()) {
@@ -318,8 +490,17 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       .set("syntax", syntax)
       .set("flags", m.isMapEntry ? PBC_MESSAGE_MAP_ENTRY : 0)
       .set("edition", edition.value_or(0))
+      .set("lookup_mask", lookup.size() - 1)
+      .set("check_count", checks.size())
+      .set("lookup", pointerInto(cx, blob, lookupAt))
+      .set("checks", pointerInto(cx, blob, checksAt, checks.size()))
+      .set("prototype", prototype ? pointerInto(cx, prototype, 0) : cx.null())
+      .set("bit_count", byBit.size())
+      .set("other_count", others.size())
+      .set("by_bit", pointerInto(cx, blob, byBitAt, byBit.size()))
+      .set("others", pointerInto(cx, blob, othersAt, others.size()))
       .finish();
-  return Description{desc, blob, stringsAt};
+  return Description{desc, blob, stringsAt, prototype};
 }
 
 void pbc::proto::buildEnumInfo(CodecContext &cx, EnumOp e) {

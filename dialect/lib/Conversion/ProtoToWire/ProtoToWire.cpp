@@ -53,7 +53,7 @@ struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
       if (m->op.isCompact()) {
         buildTableCodecs(cx, *m);
       } else {
-        buildInit(cx, *m);
+        buildInit(cx, *m, *desc);
         buildIsInitialized(cx, *m);
         buildSize(cx, *m);
         buildEncoder(cx, *m);

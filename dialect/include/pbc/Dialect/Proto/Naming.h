@@ -91,19 +91,17 @@ std::string internalFunctionName(llvm::StringRef fullName,
 
 /// The internal constants of message `fullName`'s code, `pbc__<C type>_...`:
 /// its description (pbc/desc.h: `_desc`, its arrays and strings `_desc_data`,
-/// its links `_links`), its `pbc_msgs` section entry, and the text of a
-/// string or bytes field's proto2 default.
+/// its links `_links`, the struct T_init makes `_prototype`) and its
+/// `pbc_msgs` section entry.
 std::string internalDescription(llvm::StringRef fullName);
 std::string internalDescriptionData(llvm::StringRef fullName);
 std::string internalLinks(llvm::StringRef fullName);
-/// Whether `symbol` may be some message's internalLinks. Among pbc's
-/// constants only a link array, or the default string of a field named
-/// `links`, has such a name; the caller tells them apart by type (a link
-/// array holds pointers).
+std::string internalPrototype(llvm::StringRef fullName);
+/// Whether `symbol` may be some message's internalLinks: among pbc's
+/// constants only link arrays have such a name (a user's C code may, which
+/// the caller tells apart by type: a link array holds pointers).
 bool mayBeInternalLinks(llvm::StringRef symbol);
 std::string internalSectionEntry(llvm::StringRef fullName);
-std::string internalDefaultString(llvm::StringRef fullName,
-                                  llvm::StringRef fieldName);
 /// Enum `fullName`'s pbc_enum_info, `pbc__<C type>_enum`, and its values
 /// and strings, `..._enum_data`.
 std::string internalEnumInfo(llvm::StringRef fullName);

@@ -16,8 +16,9 @@ proto.message @User file "f.proto" {
   proto.field "p" = 2 : message<@Peer> optional
 }
 
-// No fields: every array pointer null; the pool still holds the name.
-// CHECK-LABEL: llvm.mlir.global internal constant @pbc__Empty_desc_data("Empty\00f.proto\00")
+// No fields: every array pointer null but the lookup's, one empty entry;
+// the pool still holds the name.
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__Empty_desc_data("\00\00Empty\00f.proto\00")
 // CHECK-NEXT: llvm.mlir.global weak_odr constant @pbc__Empty_desc()
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.zero
@@ -37,6 +38,11 @@ proto.message @User file "f.proto" {
 // CHECK-NEXT: llvm.mlir.global internal constant @pbc__User_desc_data("
 // CHECK-SAME: \01\00\00\00\18\00\00\00\00\00\00\00\0E\00\00\00
 // CHECK-SAME: \02\00\00\00\00\00\00\00\00\00\01\00\0B\03\00\00
+// After the names and the lookup (2 in entry 0, 1 in entry 1): p among the
+// checks, since Peer is e.proto's, whose fields this file's code does not
+// see (its copy of the schema holds them as declarations); o and p among
+// the others (no presence bits).
+// CHECK-SAME: \02\00\01\00\01\00\00\00\01\00User\00
 // CHECK-NEXT: llvm.mlir.global internal constant @pbc__User_links()
 // CHECK-NEXT: llvm.mlir.undef
 // CHECK-NEXT: llvm.mlir.addressof @pbc__Other_enum

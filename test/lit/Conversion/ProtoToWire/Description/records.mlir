@@ -70,10 +70,32 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-SAME: \01\00\00\00\03\00\00\006\00\00\00\00\00\00\00
 // CHECK-SAME: \02\00\00\00\00\00\00\00\01\00\00\00\00\00\00\00
 // CHECK-SAME: \04\00\00\00\00\00\00\00\00\00\00?\00\00\00\00
+// The lookup, 8 entries (numbers 1-3 and 5-8 share none): entry n & 7 is
+// the index plus one of field n (8 in entry 0), entry 4 empty.
+// CHECK-SAME: \07\00\01\00\02\00\03\00\00\00\04\00\05\00\06\00
+// The checks: text (required), sub and by_key (M, whose text is required).
+// CHECK-SAME: \01\00\05\00\06\00
+// by_bit: bits 0-2 are count, text, e; the others: xs, ratio, sub, by_key.
+// CHECK-SAME: \00\00\01\00\02\00
+// CHECK-SAME: \03\00\04\00\05\00\06\00
 // The pool: full name (where pbc_message_info.full_name points), file,
 // names, and the default's bytes with their NUL.
 // CHECK-SAME: M\00d.proto\00count\00text\00e\00xs\00ratio\00sub\00by_key\00keyed\00pick\00a\00b\00")
 // Links in field order, each once.
+// The prototype: 96 bytes, text's default a pointer into the pool (at 276
+// + 54) with its size 3 after it, count's -3 at 80 and e's 1 at 84; ratio's
+// default is left out (a oneof member).
+// CHECK-NEXT: llvm.mlir.global internal constant @pbc__M_prototype() {{.*}} : !llvm.struct<packed (array<8 x i8>, ptr, array<80 x i8>)> {
+// CHECK-NEXT: llvm.mlir.undef
+// CHECK-NEXT: llvm.mlir.constant("\00\00\00\00\00\00\00\00")
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[330]
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.constant("\03\00\00\00\00\00\00\00{{(\\00)+}}\FD\FF\FF\FF\01\00\00\00\00\00\00\00\00\00\00\00")
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.return
+// CHECK-NEXT: }
 // CHECK-NEXT: llvm.mlir.global internal constant @pbc__M_links() {{.*}} : !llvm.array<3 x ptr> {
 // CHECK-NEXT: llvm.mlir.undef
 // CHECK-NEXT: llvm.mlir.addressof @pbc__E_enum
@@ -82,10 +104,12 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.insertvalue
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_ByKeyEntry_desc
 // The header: the arrays (7 fields of 16 bytes, then 7 names of 8, one
-// oneof, four defaults, the pool at 240), the counts, size 96, unknown
+// oneof, four defaults, the pool at 276), the counts, size 96, unknown
 // fields at 64, the file's name at 2, one presence word, fields 1 to 3
-// dense, proto2, no flags, no edition.
-// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16)> {
+// dense, proto2, no flags, no edition; the lookup's mask 7 and 3 checks,
+// the lookup at 240 and the checks at 256, the prototype, 3 bits and 4
+// others at 262 and 268.
+// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16, i16, i16, ptr, ptr, ptr, i16, i16, ptr, ptr)> {
 // CHECK-NEXT: %[[F:.*]] = llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: %[[N:.*]] = llvm.getelementptr inbounds %{{.*}}[112]
@@ -95,7 +119,7 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: %[[D:.*]] = llvm.getelementptr inbounds %{{.*}}[176]
 // CHECK-NEXT: %[[L:.*]] = llvm.mlir.addressof @pbc__M_links
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
-// CHECK-NEXT: %[[S:.*]] = llvm.getelementptr inbounds %{{.*}}[240]
+// CHECK-NEXT: %[[S:.*]] = llvm.getelementptr inbounds %{{.*}}[276]
 // CHECK-NEXT: llvm.mlir.constant(7 : i32)
 // CHECK-NEXT: llvm.mlir.constant(1 : i32)
 // CHECK-NEXT: llvm.mlir.constant(4 : i32)
@@ -108,6 +132,19 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.mlir.constant(2 : i8)
 // CHECK-NEXT: llvm.mlir.constant(0 : i8)
 // CHECK-NEXT: llvm.mlir.constant(0 : i16)
+// CHECK-NEXT: llvm.mlir.constant(7 : i16)
+// CHECK-NEXT: llvm.mlir.constant(3 : i16)
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[240]
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[256]
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_prototype
+// CHECK-NEXT: llvm.mlir.constant(3 : i16)
+// CHECK-NEXT: llvm.mlir.constant(4 : i16)
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[262]
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[268]
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[F]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[N]], %[[R1]][1]
@@ -124,4 +161,27 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK: llvm.mlir.global weak_odr constant @pbc__M_ByKeyEntry_desc()
 // CHECK: llvm.mlir.constant(-1 : i32)
 // CHECK: llvm.mlir.constant(1 : i8)
+// CHECK-NEXT: llvm.mlir.constant(0 : i16)
+
+// Numbers that share lookup entries: 1, 9 and 17 share every entry of 4 or
+// 8; of 16, 1 and 17 share entry 1, which the lower keeps (17 is found by
+// binary search). No defaults: no prototype; nothing required: no checks.
+proto.message @N file "d.proto" {
+  proto.field "a" = 1 : int32 optional
+  proto.field "b" = 9 : int32 optional
+  proto.field "c" = 17 : int32 optional
+}
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__N_desc_data("
+// The lookup after the fields and names: 16 entries, a in 1 and b in 9.
+// CHECK-SAME: \00\00\01\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\00\00\00\00\00\00
+// No checks; by_bit: a, b, c; no others.
+// CHECK-SAME: \00\00\01\00\02\00N\00
+// CHECK: llvm.mlir.global weak_odr constant @pbc__N_desc()
+// CHECK: llvm.mlir.constant(15 : i16)
+// CHECK-NEXT: llvm.mlir.constant(0 : i16)
+// CHECK-NEXT: llvm.mlir.addressof @pbc__N_desc_data
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.constant(3 : i16)
 // CHECK-NEXT: llvm.mlir.constant(0 : i16)

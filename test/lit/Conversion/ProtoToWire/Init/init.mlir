@@ -1,4 +1,5 @@
-// Init.cpp: T_init zeroes the struct, then stores the proto2 defaults.
+// Init.cpp: T_init zeroes the struct, then copies each proto2 default from
+// the description's prototype (Description.cpp), the defaults' one home.
 // RUN: pbc-opt %s -split-input-file -proto-layout -proto-to-wire | FileCheck %s
 
 proto.file "a.proto" package "" proto3 imports []
@@ -37,51 +38,85 @@ proto.message @D file "d.proto" {
   }
 }
 
-// After the memset, each proto2 default is stored at its field's offset,
-// as the field's C type, in field order; its presence bit stays clear.
+// After the memset, each defaulted member is copied from the prototype, at
+// its offset, its C type's bytes (LLVM folds these copies of constant data
+// into stores), in field order; a string or bytes view in its two 8-byte
+// members. No default, nothing copied (plain); nor a oneof member's.
 // CHECK-LABEL: llvm.func @D_init(
 // CHECK-NEXT: %[[SIZE:.*]] = arith.constant 104 : i64
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i8
 // CHECK-NEXT: "llvm.intr.memset"(%arg0, %[[ZERO]], %[[SIZE]])
-// uint32: the unsigned value's bits.
-// CHECK-NEXT: %[[PORT:.*]] = llvm.getelementptr inbounds %arg0[72]
-// CHECK-NEXT: %[[V8080:.*]] = arith.constant 8080 : i32
-// CHECK-NEXT: llvm.store %[[V8080]], %[[PORT]] : i32, !llvm.ptr
-// A uint64 above INT64_MAX keeps its bits.
-// CHECK-NEXT: %[[BIG:.*]] = llvm.getelementptr inbounds %arg0[8]
-// CHECK-NEXT: %[[ALLONES:.*]] = arith.constant -1 : i64
-// CHECK-NEXT: llvm.store %[[ALLONES]], %[[BIG]] : i64, !llvm.ptr
-// Floats as their own type, not converted through double.
-// CHECK-NEXT: %[[RATIO:.*]] = llvm.getelementptr inbounds %arg0[76]
-// CHECK-NEXT: %[[F:.*]] = arith.constant 1.000000e-01 : f32
-// CHECK-NEXT: llvm.store %[[F]], %[[RATIO]] : f32, !llvm.ptr
-// CHECK-NEXT: %[[THIRD:.*]] = llvm.getelementptr inbounds %arg0[16]
-// CHECK-NEXT: %[[D:.*]] = arith.constant 0.33333333333333331 : f64
-// CHECK-NEXT: llvm.store %[[D]], %[[THIRD]] : f64, !llvm.ptr
-// A bool is a byte.
-// CHECK-NEXT: %[[ON:.*]] = llvm.getelementptr inbounds %arg0[96]
-// CHECK-NEXT: %[[TRUE:.*]] = arith.constant 1 : i8
-// CHECK-NEXT: llvm.store %[[TRUE]], %[[ON]] : i8, !llvm.ptr
-// Strings and bytes point into a constant global; the size is the text's,
-// without the NUL the global ends with.
-// CHECK-NEXT: %[[GREETING:.*]] = llvm.getelementptr inbounds %arg0[24]
-// CHECK-NEXT: %[[HI:.*]] = llvm.mlir.addressof @pbc__D_default_greeting : !llvm.ptr
-// CHECK-NEXT: llvm.store %[[HI]], %[[GREETING]] : !llvm.ptr, !llvm.ptr
-// CHECK-NEXT: %[[GSIZE:.*]] = llvm.getelementptr inbounds %[[GREETING]][8]
-// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i64
-// CHECK-NEXT: llvm.store %[[TWO]], %[[GSIZE]] : i64, !llvm.ptr
-// CHECK-NEXT: %[[MAGIC:.*]] = llvm.getelementptr inbounds %arg0[40]
-// CHECK-NEXT: %[[BYTES:.*]] = llvm.mlir.addressof @pbc__D_default_magic : !llvm.ptr
-// CHECK-NEXT: llvm.store %[[BYTES]], %[[MAGIC]] : !llvm.ptr, !llvm.ptr
-// CHECK-NEXT: %[[MSIZE:.*]] = llvm.getelementptr inbounds %[[MAGIC]][8]
-// CHECK-NEXT: %[[TWO2:.*]] = arith.constant 2 : i64
-// CHECK-NEXT: llvm.store %[[TWO2]], %[[MSIZE]] : i64, !llvm.ptr
-// An enum default is the value's number.
-// CHECK-NEXT: %[[COLOR:.*]] = llvm.getelementptr inbounds %arg0[80]
-// CHECK-NEXT: %[[BLUE:.*]] = arith.constant -1 : i32
-// CHECK-NEXT: llvm.store %[[BLUE]], %[[COLOR]] : i32, !llvm.ptr
-// No default, nothing stored (plain); a oneof member's default is never
-// stored: the members share one union, and an unset member is not read.
+// CHECK-NEXT: %[[P:.*]] = llvm.mlir.addressof @pbc__D_prototype
+// port: 4 bytes at 72.
+// CHECK-NEXT: %[[N4:.*]] = arith.constant 4 : i64
+// CHECK-NEXT: %[[FROM:.*]] = llvm.getelementptr inbounds %[[P]][72]
+// CHECK-NEXT: %[[TO:.*]] = llvm.getelementptr inbounds %arg0[72]
+// CHECK-NEXT: "llvm.intr.memcpy"(%[[TO]], %[[FROM]], %[[N4]])
+// big (8 at 8), ratio (4 at 76), third (8 at 16), on (1 at 96).
+// CHECK-NEXT: arith.constant 8 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][8]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[8]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// CHECK-NEXT: arith.constant 4 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][76]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[76]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// CHECK-NEXT: arith.constant 8 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][16]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[16]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// CHECK-NEXT: arith.constant 1 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][96]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[96]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// greeting's data and size at 24 and 32, magic's at 40 and 48.
+// CHECK-NEXT: arith.constant 8 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][24]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[24]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// CHECK-NEXT: arith.constant 8 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][32]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[32]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// CHECK-NEXT: arith.constant 8 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][40]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[40]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// CHECK-NEXT: arith.constant 8 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][48]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[48]
+// CHECK-NEXT: "llvm.intr.memcpy"
+// color: 4 at 80.
+// CHECK-NEXT: arith.constant 4 : i64
+// CHECK-NEXT: llvm.getelementptr inbounds %[[P]][80]
+// CHECK-NEXT: llvm.getelementptr inbounds %arg0[80]
+// CHECK-NEXT: "llvm.intr.memcpy"
 // CHECK-NEXT: llvm.return
-// CHECK: llvm.mlir.global internal constant @pbc__D_default_greeting("hi\00")
-// CHECK-NEXT: llvm.mlir.global internal constant @pbc__D_default_magic("\00\FF\00")
+// The prototype: the struct with each default as its field's C type.
+// CHECK: llvm.mlir.global internal constant @pbc__D_desc_data("{{.*}}hi\00\00\FF\00")
+// CHECK-NEXT: llvm.mlir.global internal constant @pbc__D_prototype()
+// CHECK-SAME: !llvm.struct<packed (array<24 x i8>, ptr, array<8 x i8>, ptr, array<56 x i8>)>
+// CHECK-NEXT: llvm.mlir.undef
+// The presence word and padding; at 8 a uint64 above INT64_MAX keeps its
+// bits; at 16 a double.
+// CHECK-NEXT: llvm.mlir.constant("\00\00\00\00\00\00\00\00\FF\FF\FF\FF\FF\FF\FF\FFUUUUUU\D5?")
+// CHECK-NEXT: llvm.insertvalue
+// Strings and bytes point into the description's string pool (the
+// defaults at its end, each with its NUL: "hi" at 512, "\00\FF" at 515),
+// their sizes the text's, without the NUL.
+// CHECK-NEXT: llvm.mlir.addressof @pbc__D_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[512]
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.constant("\02\00\00\00\00\00\00\00")
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.addressof @pbc__D_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[515]
+// CHECK-NEXT: llvm.insertvalue
+// The rest: magic's size, padding; at 72 the uint32 8080, at 76 the float
+// 0.1 as a float (not converted through double), at 80 the enum's -1; the
+// oneof's union at 88 stays zero (a oneof member's default is never
+// stored: the members share it, and an unset member is not read); at 96 a
+// bool, one byte.
+// CHECK-NEXT: llvm.mlir.constant("\02\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\90\1F\00\00\CD\CC\CC=\FF\FF\FF\FF\00\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\00\00\00\00")
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.return
