@@ -403,21 +403,28 @@ enum {
   DEC_VIEW_BIT, DEC_VIEW_PLAIN
 };
 
-/* The handler by type and kind: a type's BIT handler for the BIT kind,
- * its PLAIN one for IMPLICIT and ALWAYS, else OTHER. */
+/* The handler by type and kind, from field_types.def's rows: a type's BIT
+ * handler for the BIT kind, its PLAIN one (the next) for IMPLICIT and
+ * ALWAYS, else OTHER. */
+#define DEC_BIT(handler, size)                                                 \
+  ((handler) == PBC_TBL_VARINT    ? ((size) == 4 ? DEC_V4_BIT : DEC_V8_BIT)    \
+   : (handler) == PBC_TBL_BOOL    ? DEC_BOOL_BIT                               \
+   : (handler) == PBC_TBL_FIXED32 ? DEC_F4_BIT                                 \
+   : (handler) == PBC_TBL_FIXED64 ? DEC_F8_BIT                                 \
+   : (handler) == PBC_TBL_VIEW    ? DEC_VIEW_BIT                               \
+                                  : DEC_OTHER)
 #define DEC_ROW(BIT)                                                           \
-  { [PBC_FIELD_IMPLICIT] = (BIT) + 1, [PBC_FIELD_BIT] = (BIT),                 \
-    [PBC_FIELD_ALWAYS] = (BIT) + 1 }
+  { [PBC_FIELD_IMPLICIT] = (BIT) ? (BIT) + 1 : DEC_OTHER,                      \
+    [PBC_FIELD_BIT] = (BIT),                                                   \
+    [PBC_FIELD_ALWAYS] = (BIT) ? (BIT) + 1 : DEC_OTHER }
 static const uint8_t dec_handlers[19][PBC_FIELD_REPEATED + 1] = {
-  [PBC_TYPE_DOUBLE] = DEC_ROW(DEC_F8_BIT),   [PBC_TYPE_FLOAT] = DEC_ROW(DEC_F4_BIT),
-  [PBC_TYPE_INT64] = DEC_ROW(DEC_V8_BIT),    [PBC_TYPE_UINT64] = DEC_ROW(DEC_V8_BIT),
-  [PBC_TYPE_INT32] = DEC_ROW(DEC_V4_BIT),    [PBC_TYPE_FIXED64] = DEC_ROW(DEC_F8_BIT),
-  [PBC_TYPE_FIXED32] = DEC_ROW(DEC_F4_BIT),  [PBC_TYPE_BOOL] = DEC_ROW(DEC_BOOL_BIT),
-  [PBC_TYPE_STRING] = DEC_ROW(DEC_VIEW_BIT), [PBC_TYPE_BYTES] = DEC_ROW(DEC_VIEW_BIT),
-  [PBC_TYPE_UINT32] = DEC_ROW(DEC_V4_BIT),   [PBC_TYPE_SFIXED32] = DEC_ROW(DEC_F4_BIT),
-  [PBC_TYPE_SFIXED64] = DEC_ROW(DEC_F8_BIT),
+#define PBC_FIELD_TYPE(Name, name, number, wire, repr, ctype, size)           \
+  [number] = DEC_ROW(DEC_BIT(                                                  \
+      PBC_TBL_HANDLER(number, wire, PBC_TBL_REPR_##repr, size), size)),
+#include "field_types.def"
 };
 #undef DEC_ROW
+#undef DEC_BIT
 
 static inline unsigned dec_handler(const pbc_field_desc *f) {
   assert(f->type <= PBC_TYPE_SINT64 && f->kind <= PBC_FIELD_REPEATED);

@@ -45,26 +45,37 @@ typedef struct pbc_tbl_type {
   uint8_t bytes;   /* a scalar's bytes in the struct (else 0) */
 } pbc_tbl_type;
 
-/* By pbc_field_type; type 0 does not occur. */
+/* field_types.def's representations, for the table below. */
+enum {
+  PBC_TBL_REPR_SIGNED, PBC_TBL_REPR_UNSIGNED, PBC_TBL_REPR_ZIGZAG,
+  PBC_TBL_REPR_BOOL, PBC_TBL_REPR_FLOAT, PBC_TBL_REPR_VIEW,
+  PBC_TBL_REPR_MESSAGE
+};
+
+/* A type's handler, from its field_types.def row (a constant expression:
+ * table_decode.c builds its own table from the rows too). */
+#define PBC_TBL_HANDLER(number, wire, repr, size)                              \
+  ((wire) == PBC_WIRE_FIXED64          ? PBC_TBL_FIXED64                       \
+   : (wire) == PBC_WIRE_FIXED32        ? PBC_TBL_FIXED32                       \
+   : (wire) == PBC_WIRE_START_GROUP    ? PBC_TBL_GROUP                         \
+   : (repr) == PBC_TBL_REPR_MESSAGE    ? PBC_TBL_MESSAGE                       \
+   : (repr) == PBC_TBL_REPR_VIEW       ? PBC_TBL_VIEW                          \
+   : (repr) == PBC_TBL_REPR_BOOL       ? PBC_TBL_BOOL                          \
+   : (repr) == PBC_TBL_REPR_ZIGZAG     ? ((size) == 4 ? PBC_TBL_ZIGZAG32       \
+                                                      : PBC_TBL_ZIGZAG64)      \
+   : (number) == PBC_TYPE_ENUM         ? PBC_TBL_ENUM                          \
+                                       : PBC_TBL_VARINT)
+
+/* By pbc_field_type (type 0 does not occur): runtime/field_types.def's
+ * rows, the ones the compiler reads. */
 static const pbc_tbl_type pbc_tbl_types[19] = {
-  [PBC_TYPE_DOUBLE] = {PBC_TBL_FIXED64, PBC_WIRE_FIXED64, 8},
-  [PBC_TYPE_FLOAT] = {PBC_TBL_FIXED32, PBC_WIRE_FIXED32, 4},
-  [PBC_TYPE_INT64] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 8},
-  [PBC_TYPE_UINT64] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 8},
-  [PBC_TYPE_INT32] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 4},
-  [PBC_TYPE_FIXED64] = {PBC_TBL_FIXED64, PBC_WIRE_FIXED64, 8},
-  [PBC_TYPE_FIXED32] = {PBC_TBL_FIXED32, PBC_WIRE_FIXED32, 4},
-  [PBC_TYPE_BOOL] = {PBC_TBL_BOOL, PBC_WIRE_VARINT, 1},
-  [PBC_TYPE_STRING] = {PBC_TBL_VIEW, PBC_WIRE_LEN, 0},
-  [PBC_TYPE_GROUP] = {PBC_TBL_GROUP, PBC_WIRE_START_GROUP, 0},
-  [PBC_TYPE_MESSAGE] = {PBC_TBL_MESSAGE, PBC_WIRE_LEN, 0},
-  [PBC_TYPE_BYTES] = {PBC_TBL_VIEW, PBC_WIRE_LEN, 0},
-  [PBC_TYPE_UINT32] = {PBC_TBL_VARINT, PBC_WIRE_VARINT, 4},
-  [PBC_TYPE_ENUM] = {PBC_TBL_ENUM, PBC_WIRE_VARINT, 4},
-  [PBC_TYPE_SFIXED32] = {PBC_TBL_FIXED32, PBC_WIRE_FIXED32, 4},
-  [PBC_TYPE_SFIXED64] = {PBC_TBL_FIXED64, PBC_WIRE_FIXED64, 8},
-  [PBC_TYPE_SINT32] = {PBC_TBL_ZIGZAG32, PBC_WIRE_VARINT, 4},
-  [PBC_TYPE_SINT64] = {PBC_TBL_ZIGZAG64, PBC_WIRE_VARINT, 8},
+#define PBC_FIELD_TYPE(Name, name, number, wire, repr, ctype, size)           \
+  [number] = {PBC_TBL_HANDLER(number, wire, PBC_TBL_REPR_##repr, size), wire, \
+              PBC_TBL_REPR_##repr == PBC_TBL_REPR_VIEW ||                      \
+                      PBC_TBL_REPR_##repr == PBC_TBL_REPR_MESSAGE              \
+                  ? 0                                                          \
+                  : size},
+#include "field_types.def"
 };
 
 static inline const pbc_tbl_type *pbc_tbl_type_of(const pbc_field_desc *f) {
