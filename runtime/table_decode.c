@@ -60,12 +60,16 @@ static bool diverts_enum(const pbc_message_desc *d, const pbc_field_desc *f,
          !enum_declares((const pbc_enum_info *)d->links[f->link], (int32_t)v);
 }
 
+static inline void set_bit(uint8_t *m, uint32_t bit) {
+  uint8_t *word = m + bit / 32 * 4;
+  uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (bit % 32));
+  memcpy(word, &bits, 4);
+}
+
 static inline void mark_present(const pbc_message_desc *d,
                                 const pbc_field_desc *f, uint8_t *m) {
   if (f->kind == PBC_FIELD_BIT) {
-    uint8_t *word = m + f->presence / 32 * 4;
-    uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (f->presence % 32));
-    memcpy(word, &bits, 4);
+    set_bit(m, f->presence);
   } else if (f->kind == PBC_FIELD_ONEOF) {
     memcpy(m + d->oneofs[f->presence].case_offset, &f->number, 4);
   }
@@ -429,12 +433,6 @@ static const uint8_t dec_handlers[19][PBC_FIELD_REPEATED + 1] = {
 static inline unsigned dec_handler(const pbc_field_desc *f) {
   assert(f->type <= PBC_TYPE_SINT64 && f->kind <= PBC_FIELD_REPEATED);
   return dec_handlers[f->type][f->kind];
-}
-
-static inline void set_bit(uint8_t *m, uint32_t bit) {
-  uint8_t *word = m + bit / 32 * 4;
-  uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (bit % 32));
-  memcpy(word, &bits, 4);
 }
 
 /* The general path: any field of the wire type its values have. */
