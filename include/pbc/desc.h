@@ -118,14 +118,21 @@ typedef struct pbc_default {
 #define PBC_NO_UNKNOWN_FIELDS 0xffffffffu
 
 /* pbc_message_desc.flags */
-enum { PBC_MESSAGE_MAP_ENTRY = 1 };
+enum {
+  PBC_MESSAGE_MAP_ENTRY = 1,
+  /* Compiled as LITE_RUNTIME: field_names is NULL and every oneof's name
+   * is "" (the full name, file and enum value names stay). Text format and
+   * JSON, which need field names, refuse such a message. */
+  PBC_MESSAGE_NO_NAMES = 2
+};
 
 /* pbc_message_desc.syntax: libprotobuf's FileDescriptor::Syntax numbers. */
 enum { PBC_SYNTAX_PROTO2 = 2, PBC_SYNTAX_PROTO3 = 3, PBC_SYNTAX_EDITIONS = 99 };
 
 typedef struct pbc_message_desc {
   const pbc_field_desc *fields;       /* field_count, by ascending number */
-  const pbc_field_names *field_names; /* parallel to fields */
+  /* parallel to fields; NULL with PBC_MESSAGE_NO_NAMES */
+  const pbc_field_names *field_names;
   const pbc_oneof_desc *oneofs;       /* in declaration order */
   const pbc_default *defaults;        /* by field index */
   /* The message and enum fields' targets: a `const pbc_message_desc *`

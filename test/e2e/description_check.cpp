@@ -31,7 +31,8 @@ const char *Str(const pbc_message_desc *d, uint32_t offset) { return d->strings 
 
 class StaticChecker {
  public:
-  explicit StaticChecker(std::string *why) : why_(why) {}
+  StaticChecker(const std::string &optimize_for, std::string *why)
+      : optimize_for_(optimize_for), why_(why) {}
 
   // The info record: its description, full name and size agree.
   bool Info(const Descriptor *d, const pbc_message_info *info) {
@@ -66,8 +67,14 @@ class StaticChecker {
     while (dense < m->field_count && dense < 0xffff && m->fields[dense].number == dense + 1) dense++;
     if (m->dense_below != dense) return Fail("dense_below " + std::to_string(m->dense_below));
     if (static_cast<int>(m->oneof_count) != d->real_oneof_decl_count()) return Fail("oneof_count");
+    // LITE_RUNTIME leaves the field and oneof names out, and only it.
+    bool lite = optimize_for_.empty()
+                    ? d->file()->options().optimize_for() == gp::FileOptions::LITE_RUNTIME
+                    : optimize_for_ == "lite-runtime";
+    if (!!(m->flags & PBC_MESSAGE_NO_NAMES) != lite) return Fail("no-names flag");
+    if (lite && m->field_names) return Fail("a lite message's field_names is not NULL");
     for (uint32_t i = 0; i < m->oneof_count; i++) {
-      if (d->oneof_decl(static_cast<int>(i))->name() != Str(m, m->oneofs[i].name))
+      if ((lite ? "" : d->oneof_decl(static_cast<int>(i))->name()) != Str(m, m->oneofs[i].name))
         return Fail("oneof " + std::to_string(i) + "'s name");
       if (m->oneofs[i].case_offset + 4 > m->size) return Fail("a oneof case past the struct");
     }
@@ -80,8 +87,8 @@ class StaticChecker {
       if (!fd) return Fail("field " + std::to_string(f.number) + " is not libprotobuf's");
       where_ = fd->full_name();
       if (!Field(d, m, f, fd, &bits)) return false;
-      if (fd->name() != Str(m, m->field_names[i].name)) return Fail("name");
-      if (fd->json_name() != Str(m, m->field_names[i].json_name))
+      if (!lite && fd->name() != Str(m, m->field_names[i].name)) return Fail("name");
+      if (!lite && fd->json_name() != Str(m, m->field_names[i].json_name))
         return Fail(std::string("json_name is ") + Str(m, m->field_names[i].json_name));
       with_default += (f.flags & PBC_FIELD_DEFAULT) != 0;
       where_ = d->full_name();
@@ -307,6 +314,7 @@ class StaticChecker {
     return false;
   }
 
+  const std::string &optimize_for_;
   std::string *why_;
   std::string where_;
   std::set<const void *> seen_;
@@ -504,8 +512,9 @@ class DynamicChecker {
 
 }  // namespace
 
-bool DescriptionMatches(const Descriptor *d, const pbc_message_info *info, std::string *why) {
-  return StaticChecker(why).Info(d, info);
+bool DescriptionMatches(const Descriptor *d, const pbc_message_info *info,
+                        const std::string &optimize_for, std::string *why) {
+  return StaticChecker(optimize_for, why).Info(d, info);
 }
 
 bool DecodedMatches(const gp::Message &lib, const pbc_message_info *info, const void *m,

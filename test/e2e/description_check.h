@@ -14,10 +14,13 @@
 namespace pbc_test {
 
 // Whether `info`'s description says what `d` does, and so do those of the
-// messages and enums it links to, recursively. On a mismatch, `why` says
-// where and what.
+// messages and enums it links to, recursively. `optimize_for` is what the
+// library was compiled with (pbc compile --optimize-for; empty: each file's
+// option), which says whose descriptions leave names out (LITE_RUNTIME).
+// On a mismatch, `why` says where and what.
 bool DescriptionMatches(const google::protobuf::Descriptor *d,
-                        const pbc_message_info *info, std::string *why);
+                        const pbc_message_info *info,
+                        const std::string &optimize_for, std::string *why);
 
 // Whether the struct `m` (of `info`'s message, decoded by pbc) holds the
 // values of `lib`, reading every field through the description alone:

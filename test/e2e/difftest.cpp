@@ -12,6 +12,7 @@
 //   diff diff --proto_path DIR --proto FILE.proto --message full.Name
 //        --cases N [--seed S] [--max-depth D] [--unknown-fields]
 //        [--mutations M] [--only-case K] [--dump-dir DIR] [--verbose]
+//        [--optimize-for MODE]  (what the library was compiled with)
 //        [--writer-proto_path DIR2 --writer-proto FILE2.proto]
 //   diff diff --proto_path DIR --proto FILE.proto --message full.Name --hex HEX
 //   diff diff --proto_path DIR --proto benchmarks.proto --dataset FILE.pb
@@ -2219,6 +2220,9 @@ struct Options {
   long long only_case = -1;
   std::string dump_dir;
   bool verbose = false;
+  // what the library was compiled with (pbc compile --optimize-for), which
+  // the description checks need to know
+  std::string optimize_for;
   // random mode with a writer schema (--writer-proto): the random messages
   // are made and serialized with it, then read with --proto (a reduced
   // copy, see `reduce`), so the reader sees real unknown fields.
@@ -2969,7 +2973,7 @@ bool Preflight(const Options &opts, const Schema &schema) {
       return false;
     }
     std::string err;
-    if (!pbc_test::DescriptionMatches(d, info, &err)) {
+    if (!pbc_test::DescriptionMatches(d, info, opts.optimize_for, &err)) {
       fprintf(stdout, "FAIL: %s\n", err.c_str());
       return false;
     }
@@ -3532,6 +3536,7 @@ void Usage() {
           "  difftest diff --proto_path DIR --proto FILE.proto --message NAME --cases N\n"
           "                [--seed S] [--max-depth D] [--unknown-fields] [--mutations M]\n"
           "                [--only-case K] [--dump-dir DIR] [--verbose]\n"
+          "                [--optimize-for MODE (as the library was compiled)]\n"
           "                [--writer-proto_path DIR2 --writer-proto FILE2.proto]\n"
           "  difftest diff --proto_path DIR --proto FILE.proto --message NAME --hex HEX\n"
           "  difftest diff --proto_path DIR --proto benchmarks.proto --dataset FILE.pb\n"
@@ -3585,6 +3590,7 @@ int main(int argc, char **argv) {
     else if (a == "--only-case") o.only_case = static_cast<long long>(ParseU64("--only-case", next()));
     else if (a == "--dump-dir") o.dump_dir = next();
     else if (a == "--verbose") o.verbose = true;
+    else if (a == "--optimize-for") o.optimize_for = next();
     else if (a == "--writer-proto_path") o.writer_proto_paths.push_back(next());
     else if (a == "--writer-proto") o.writer_proto = next();
     else if (a == "--out") o.reduce_out = next();

@@ -38,7 +38,15 @@ uint64_t estimatedCode(MessageOp message) {
 }
 
 Tier tierFor(OptimizeFor mode) {
-  return mode == OptimizeFor::Speed ? Tier::Specialized : Tier::Compact;
+  switch (mode) {
+  case OptimizeFor::Speed:
+    return Tier::Specialized;
+  case OptimizeFor::CodeSize:
+    return Tier::Compact;
+  case OptimizeFor::LiteRuntime:
+    return Tier::Lite;
+  }
+  llvm_unreachable("an optimize_for mode");
 }
 
 struct ProtoSelectTiersPass

@@ -44,8 +44,9 @@ def ProtoSelectTiers : Pass<"proto-select-tiers", "mlir::ModuleOp"> {
   let description = [{
     Sets `tier` on every message. The `optimize-for` option, when given,
     decides for every file; otherwise a file's own `option optimize_for`
-    does: SPEED specializes, CODE_SIZE and LITE_RUNTIME make its messages
-    compact (entry points into the runtime's table codec). The files that
+    does: SPEED specializes, CODE_SIZE makes its messages compact (entry
+    points into the runtime's table codec), LITE_RUNTIME `lite` (compact,
+    and their descriptions leave field and oneof names out). The files that
     say neither share `code-budget`: while the code they would take,
     estimated from their fields, exceeds it, the largest of them goes
     compact. Small schemas keep their speed; huge ones compile in seconds

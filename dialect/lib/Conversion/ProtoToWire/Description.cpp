@@ -370,8 +370,11 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
         .set("kind", kindOf(*f))
         .set("flags", flagsOf(*f))
         .set("reserved", 0);
+  // A lite message's description names no field or oneof: LITE_RUNTIME
+  // drops what only reflection by name reads.
+  bool names = m.op.hasNames();
   size_t namesAt = data.size();
-  for (const FieldPlan *f : m.byNumber) {
+  for (const FieldPlan *f : names ? m.byNumber : ArrayRef<const FieldPlan *>()) {
     uint32_t name = strings.add(f->op.getName());
     RecordBytes(data, DescRecord::FieldNames)
         .set("name", name)
@@ -381,7 +384,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   for (const OneofPlan &o : m.oneofs)
     RecordBytes(data, DescRecord::Oneof)
         .set("case_offset", static_cast<uint64_t>(o.caseOffset))
-        .set("name", strings.add(o.name));
+        .set("name", strings.add(names ? StringRef(o.name) : StringRef()));
   size_t defaultsAt = data.size();
   size_t defaults = 0;
   for (auto [i, f] : llvm::enumerate(m.byNumber)) {
@@ -471,7 +474,8 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   RecordStruct rec(cx, DescRecord::Message);
   size_t fields = m.byNumber.size();
   rec.set("fields", pointerInto(cx, blob, 0, fields))
-      .set("field_names", pointerInto(cx, blob, namesAt, fields))
+      .set("field_names",
+           pointerInto(cx, blob, namesAt, names ? fields : 0))
       .set("oneofs", pointerInto(cx, blob, oneofsAt, m.oneofs.size()))
       .set("defaults", pointerInto(cx, blob, defaultsAt, defaults))
       .set("links", linkArray ? pointerInto(cx, linkArray, 0) : cx.null())
@@ -488,7 +492,8 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       .set("presence_words", static_cast<uint64_t>(m.presenceWords))
       .set("dense_below", denseBelow)
       .set("syntax", syntax)
-      .set("flags", m.isMapEntry ? PBC_MESSAGE_MAP_ENTRY : 0)
+      .set("flags", (m.isMapEntry ? PBC_MESSAGE_MAP_ENTRY : 0) |
+                        (names ? 0 : PBC_MESSAGE_NO_NAMES))
       .set("edition", edition.value_or(0))
       .set("lookup_mask", lookup.size() - 1)
       .set("check_count", checks.size())

@@ -9,13 +9,14 @@
 // BAD: error: unknown optimize-for 'fast': expected speed, code-size or lite-runtime
 
 // A file's option wins over the budget; the command line over both.
+// LITE_RUNTIME is compact without names: tier lite.
 // CHECK-LABEL: proto.message @fast.A file "fast.proto" tier specialized
 // CHECK-LABEL: proto.message @small.B file "small.proto" tier compact
-// CHECK-LABEL: proto.message @lite.C file "lite.proto" tier compact
+// CHECK-LABEL: proto.message @lite.C file "lite.proto" tier lite
 // CHECK-LABEL: proto.message @plain.D file "plain.proto" tier specialized
 // SMALL-LABEL: proto.message @plain.D file "plain.proto" tier specialized
 // SPEED-COUNT-4: tier specialized
-// LITE-COUNT-4: tier compact
+// LITE-COUNT-4: tier lite
 proto.file "fast.proto" package "fast" proto2 optimize_for speed imports []
 proto.file "small.proto" package "small" proto3 optimize_for code_size imports []
 proto.file "lite.proto" package "lite" proto3 optimize_for lite_runtime imports []

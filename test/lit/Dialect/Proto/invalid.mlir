@@ -261,7 +261,7 @@ proto.message @M file "a.proto" {
 // -----
 
 // A tier is one of the two.
-// expected-error@+1 {{enum values for attribute 'tier' [specialized, compact]}}
+// expected-error@+1 {{enum values for attribute 'tier' [specialized, compact, lite]}}
 proto.message @M file "a.proto" tier fast {
 }
 

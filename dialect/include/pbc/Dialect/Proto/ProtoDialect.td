@@ -72,10 +72,14 @@ def Proto_OptimizeFor : I32EnumAttr<"OptimizeFor", "a file's optimize_for", [
   let cppNamespace = "::pbc::proto";
 }
 
-// How a message's codecs are built (docs/architecture.md, "Tiers").
+// How a message's codecs are built (docs/architecture.md, "Tiers"): its
+// specialized machine code, or the runtime's table codec driven by its
+// description; `lite` is compact with a description that leaves field and
+// oneof names out (LITE_RUNTIME: no reflection by name).
 def Proto_Tier : I32EnumAttr<"Tier", "a message's codec tier", [
     I32EnumAttrCase<"Specialized", 0, "specialized">,
-    I32EnumAttrCase<"Compact", 1, "compact">]> {
+    I32EnumAttrCase<"Compact", 1, "compact">,
+    I32EnumAttrCase<"Lite", 2, "lite">]> {
   let cppNamespace = "::pbc::proto";
 }
 

@@ -66,7 +66,8 @@ def Proto_MessageOp : Proto_Op<"message", [
 
     `tier` (proto-select-tiers) says how its codecs are built: `specialized`
     machine code, the default, or `compact`, thin entry points into the
-    runtime's table codec driven by the message's description. Either way
+    runtime's table codec driven by the message's description; `lite` is
+    compact with a description that leaves field and oneof names out. Either way
     the message has every function of the ABI, so the messages that hold
     it call it the same way.
   }];
@@ -90,7 +91,12 @@ def Proto_MessageOp : Proto_Op<"message", [
     bool hasLayout() { return getSize().has_value(); }
     /// Map entries keep no unknown fields, as libprotobuf's do not.
     bool keepsUnknownFields() { return !getMapEntry(); }
-    bool isCompact() { return getTier() == Tier::Compact; }
+    /// Its codecs are the table codec's (compact and lite).
+    bool isCompact() {
+      return getTier() == Tier::Compact || getTier() == Tier::Lite;
+    }
+    /// Its description keeps field and oneof names.
+    bool hasNames() { return getTier() != Tier::Lite; }
     /// The layout attributes are all there or none are.
     mlir::LogicalResult verifyLayout();
   }];

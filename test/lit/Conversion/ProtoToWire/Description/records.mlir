@@ -185,3 +185,27 @@ proto.message @N file "d.proto" {
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.constant(3 : i16)
 // CHECK-NEXT: llvm.mlir.constant(0 : i16)
+
+// A lite message (LITE_RUNTIME): no names records, field_names NULL, the
+// NO_NAMES flag (2); its oneof's name is "" (pool offset 13, after the
+// full name and the file's).
+proto.message @Lite file "d.proto" tier lite {
+  proto.field "a" = 1 : int32 optional
+  proto.oneof "pick" {
+    proto.field "b" = 2 : string optional
+  }
+}
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__Lite_desc_data("
+// CHECK-SAME: \01\00\00\00(\00\00\00\00\00\00\00\05\01\00\00
+// CHECK-SAME: \02\00\00\00\08\00\00\00\00\00\00\00\09\02\00\00
+// The oneof right after the fields (its case at 44, its name ""), then the
+// lookup, by_bit, others and the pool.
+// CHECK-SAME: ,\00\00\00\0D\00\00\00\02\00\01\00\00\00\01\00Lite\00d.proto\00\00")
+// CHECK-NEXT: llvm.mlir.global weak_odr constant @pbc__Lite_desc()
+// CHECK-NEXT: llvm.mlir.addressof @pbc__Lite_desc_data
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.addressof @pbc__Lite_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[32]
+// The syntax, then the flags.
+// CHECK: llvm.mlir.constant(2 : i8)
+// CHECK-NEXT: llvm.mlir.constant(2 : i8)
