@@ -204,7 +204,8 @@ private:
                             LoweringStage last, ArrayRef<std::string> files,
                             mlir::TimingScope &time) {
     mlir::PassManager pm(&context);
-    pbc::buildLoweringPipeline(pm, first, last, files, options.tiers);
+    pbc::buildLoweringPipeline(pm, first, last, files, options.tiers,
+                               options.profile);
     if (time)
       pm.enableTiming(time);
     return pm.run(module);

@@ -53,6 +53,8 @@ struct DriverOptions {
   unsigned jobs = 0;
   /// --optimize-for and --code-budget: which messages get specialized code.
   ProtoSelectTiersOptions tiers;
+  /// --profile: the sample payloads' profile that informs them.
+  ProtoApplyProfileOptions profile;
 };
 
 /// File contents by path, written together once everything succeeded.

@@ -591,7 +591,8 @@ private:
         field->is_packed() ? builder.getUnitAttr() : nullptr,
         utf8 ? builder.getUnitAttr() : nullptr,
         closed ? builder.getUnitAttr() : nullptr, defaultValue, jsonName,
-        /*offset=*/nullptr, /*presence_bit=*/nullptr);
+        /*offset=*/nullptr, /*presence_bit=*/nullptr,
+        /*followed_by=*/nullptr);
   }
 
   MLIRContext &ctx;

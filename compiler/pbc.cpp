@@ -1,6 +1,8 @@
 //===- pbc.cpp - the pbc compiler driver ----------------------------------===//
 //
 //   pbc compile [-I DIR]... FILE.proto... -o OUT [--emit=KIND] [-O0..3]
+//   pbc profile [-I DIR]... FILE.proto... --message=NAME --payloads=FILE...
+//               -o PROFILE
 //
 // front end (libprotobuf) -> proto dialect -> proto-layout -> header
 //                                          -> proto-to-wire -> wire-to-llvm
@@ -13,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "DescriptorSet.h"
 #include "Driver.h"
+#include "pbc/Support/Profile.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -20,6 +23,8 @@
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
 
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "google/protobuf/stubs/common.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -27,6 +32,7 @@
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Pass.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,17 +44,25 @@ namespace {
 
 cl::SubCommand compileCmd("compile",
                           "Compile .proto files to a library, object or IR");
+cl::SubCommand profileCmd(
+    "profile", "Record what sample payloads of a message hold, for "
+               "`pbc compile --profile`");
+cl::OptionCategory schemaCat("schema options");
 cl::OptionCategory compileCat("pbc compile options");
+cl::OptionCategory profileCat("pbc profile options");
 
+// The schema: both commands read it the same way.
 cl::list<std::string> inputs(cl::Positional, cl::OneOrMore,
                              cl::desc("<file.proto>..."), cl::sub(compileCmd),
-                             cl::cat(compileCat));
+                             cl::sub(profileCmd), cl::cat(schemaCat));
 cl::list<std::string> includeDirs(
     "I", cl::Prefix, cl::desc("Directory to search for imports (like protoc)"),
-    cl::value_desc("dir"), cl::sub(compileCmd), cl::cat(compileCat));
+    cl::value_desc("dir"), cl::sub(compileCmd), cl::sub(profileCmd),
+    cl::cat(schemaCat));
 cl::list<std::string> protoPaths("proto_path",
                                  cl::desc("Same as -I"), cl::value_desc("dir"),
-                                 cl::sub(compileCmd), cl::cat(compileCat));
+                                 cl::sub(compileCmd), cl::sub(profileCmd),
+                                 cl::cat(schemaCat));
 cl::opt<std::string> output("o", cl::Required, cl::desc("Output file"),
                             cl::value_desc("out"), cl::sub(compileCmd),
                             cl::cat(compileCat));
@@ -85,13 +99,15 @@ cl::list<std::string> descriptorSetIn(
     cl::desc("Read the schema from these FileDescriptorSets (protoc "
              "--descriptor_set_out --include_imports) instead of .proto "
              "files; inputs are names in the set. Several: ':'-separated"),
-    cl::value_desc("FILE.pb"), cl::sub(compileCmd), cl::cat(compileCat));
+    cl::value_desc("FILE.pb"), cl::sub(compileCmd), cl::sub(profileCmd),
+    cl::cat(schemaCat));
 cl::opt<std::string> protocPath(
     "protoc",
     cl::desc("A protoc that reads protobuf editions files (27 or later), "
              "which pbc's libprotobuf 3.21 parser cannot; default: the "
              "first protoc on PATH, if it is one"),
-    cl::value_desc("path"), cl::sub(compileCmd), cl::cat(compileCat));
+    cl::value_desc("path"), cl::sub(compileCmd), cl::sub(profileCmd),
+    cl::cat(schemaCat));
 cl::opt<std::string> dependencyOut(
     "dependency_out",
     cl::desc("Write a make-style depfile listing every .proto file read "
@@ -133,11 +149,47 @@ cl::opt<uint64_t> codeBudget(
     cl::value_desc("bytes"),
     cl::init(pbc::ProtoSelectTiersOptions().codeBudget),
     cl::sub(compileCmd), cl::cat(compileCat));
+cl::opt<std::string> profilePath(
+    "profile",
+    cl::desc("A profile of sample payloads (pbc profile): its hot messages "
+             "get specialized code within --code-budget, the others the "
+             "table codec, and decoders expect fields in the order it saw; "
+             "files with an optimize_for option keep it"),
+    cl::value_desc("file"), cl::sub(compileCmd), cl::cat(compileCat));
 cl::opt<bool> cppHeader(
     "cpp-header",
     cl::desc("Also write STEM.pbc.hpp, a C++17 header-only wrapper over the "
              "C API (docs/generated-api.md)"),
     cl::sub(compileCmd), cl::cat(compileCat));
+
+// pbc profile
+cl::opt<std::string> profileOut("o", cl::Required,
+                                cl::desc("The profile to write"),
+                                cl::value_desc("file"), cl::sub(profileCmd),
+                                cl::cat(profileCat));
+cl::opt<std::string> rootMessage(
+    "message",
+    cl::desc("The payloads' message, by full name (a dataset's own "
+             "message_name when not given)"),
+    cl::value_desc("pkg.Name"), cl::sub(profileCmd), cl::cat(profileCat));
+cl::list<std::string> payloadFiles(
+    "payloads", cl::CommaSeparated, cl::OneOrMore,
+    cl::desc("Files of sample payloads (comma-separated or repeated)"),
+    cl::value_desc("file"), cl::sub(profileCmd), cl::cat(profileCat));
+enum class PayloadFormat { Message, Delimited, Dataset };
+cl::opt<PayloadFormat> payloadFormat(
+    "format", cl::desc("How a payload file holds its messages"),
+    cl::init(PayloadFormat::Message),
+    cl::values(
+        clEnumValN(PayloadFormat::Message, "message",
+                   "one serialized message (the default)"),
+        clEnumValN(PayloadFormat::Delimited, "delimited",
+                   "messages each after its varint length (Java's "
+                   "writeDelimitedTo, C++'s SerializeDelimitedToOstream)"),
+        clEnumValN(PayloadFormat::Dataset, "dataset",
+                   "a benchmarks.BenchmarkDataset (Google's protobuf "
+                   "benchmark data): its payloads, of its message_name")),
+    cl::sub(profileCmd), cl::cat(profileCat));
 
 void printVersion(raw_ostream &os) {
   os << "pbc " PBC_VERSION "\n"
@@ -147,18 +199,108 @@ void printVersion(raw_ostream &os) {
      << "\n";
 }
 
+/// Splits one payload file into its messages, as --format says; a
+/// dataset's message_name goes to `named`. Errors name the file and byte.
+Error readPayloads(StringRef path, std::vector<std::string> &payloads,
+                   std::string &named) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
+  if (!file)
+    return createStringError(file.getError(), "cannot read " + path + ": " +
+                                                  file.getError().message());
+  StringRef bytes = (*file)->getBuffer();
+  if (payloadFormat == PayloadFormat::Message) {
+    payloads.push_back(bytes.str());
+    return Error::success();
+  }
+  namespace gpio = google::protobuf::io;
+  gpio::CodedInputStream in(reinterpret_cast<const uint8_t *>(bytes.data()),
+                            static_cast<int>(bytes.size()));
+  auto broken = [&](const Twine &what) {
+    return createStringError(inconvertibleErrorCode(),
+                             path + ": byte " + Twine(in.CurrentPosition()) +
+                                 ": " + what);
+  };
+  if (payloadFormat == PayloadFormat::Delimited) {
+    while (!in.ExpectAtEnd()) {
+      uint32_t size;
+      std::string message;
+      if (!in.ReadVarint32(&size) || !in.ReadString(&message, size))
+        return broken("a length or a message cut short by the end");
+      payloads.push_back(std::move(message));
+    }
+    return Error::success();
+  }
+  // benchmarks.BenchmarkDataset: message_name = 2, payload = 3.
+  while (uint32_t tag = in.ReadTag()) {
+    std::string value;
+    if (tag == (2 << 3 | 2) || tag == (3 << 3 | 2)) {
+      uint32_t size;
+      if (!in.ReadVarint32(&size) || !in.ReadString(&value, size))
+        return broken("not a BenchmarkDataset (a string cut short)");
+      if (tag >> 3 == 2)
+        named = value;
+      else
+        payloads.push_back(std::move(value));
+    } else if (!google::protobuf::internal::WireFormatLite::SkipField(&in,
+                                                                       tag)) {
+      return broken("not a BenchmarkDataset (malformed wire data)");
+    }
+  }
+  if (!in.ExpectAtEnd())
+    return broken("not a BenchmarkDataset (malformed wire data)");
+  return Error::success();
+}
+
+/// pbc profile: the payloads read against the imported schema, their
+/// profile written to -o.
+int runProfile(mlir::ModuleOp schema) {
+  std::vector<std::pair<std::string, size_t>> origins; // file, first payload
+  std::vector<std::string> payloads;
+  std::string named;
+  for (const std::string &path : payloadFiles) {
+    origins.push_back({path, payloads.size()});
+    if (Error e = readPayloads(path, payloads, named))
+      return pbc::fail(toString(std::move(e)));
+  }
+  std::string root = rootMessage.empty() ? named : rootMessage.getValue();
+  if (root.empty())
+    return pbc::fail("--message is required: which message the payloads "
+                     "hold (only a dataset names it)");
+  Expected<pbc::ProfileRecorder> recorder =
+      pbc::ProfileRecorder::create(schema, StringRef(root).ltrim('.'));
+  if (!recorder)
+    return pbc::fail(toString(recorder.takeError()));
+  for (auto [i, payload] : llvm::enumerate(payloads)) {
+    if (Error e = recorder->add(payload)) {
+      auto origin = std::prev(llvm::upper_bound(
+          origins, i, [](size_t i, const auto &o) { return i < o.second; }));
+      return pbc::fail(origin->first + ": payload " +
+                       Twine(i - origin->second + 1) + " is not a " +
+                       StringRef(root).ltrim('.') + ": " +
+                       toString(std::move(e)));
+    }
+  }
+  std::string text;
+  raw_string_ostream os(text);
+  recorder->profile().print(os);
+  return pbc::writeOutputs({{profileOut, std::move(text)}});
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::SetVersionPrinter(printVersion);
-  cl::HideUnrelatedOptions(compileCat);
-  cl::HideUnrelatedOptions(compileCat, compileCmd);
+  cl::HideUnrelatedOptions({&schemaCat, &compileCat});
+  cl::HideUnrelatedOptions({&schemaCat, &compileCat}, compileCmd);
+  cl::HideUnrelatedOptions({&schemaCat, &profileCat}, profileCmd);
   cl::ParseCommandLineOptions(
       argc, argv,
       "pbc: an ahead-of-time protobuf compiler\n\n"
-      "  pbc compile [options] FILE.proto... -o OUT\n");
-  if (!compileCmd) {
+      "  pbc compile [options] FILE.proto... -o OUT\n"
+      "  pbc profile [options] FILE.proto... --message=NAME "
+      "--payloads=FILE... -o PROFILE\n");
+  if (!compileCmd && !profileCmd) {
     cl::PrintHelpMessage();
     return 1;
   }
@@ -188,7 +330,7 @@ int main(int argc, char **argv) {
   feOptions.includeDirs.insert(feOptions.includeDirs.end(), protoPaths.begin(),
                                protoPaths.end());
   feOptions.protoc = protocPath;
-  feOptions.output = output;
+  feOptions.output = profileCmd ? profileOut : output;
   std::vector<std::string> setPaths;
   for (StringRef arg : descriptorSetIn) {
     SmallVector<StringRef> parts;
@@ -204,6 +346,8 @@ int main(int argc, char **argv) {
   if (!imported.module)
     return 1;
   frontendTime.stop();
+  if (profileCmd)
+    return runProfile(*imported.module);
 
   pbc::DriverOptions options;
   if (verbose)
@@ -217,6 +361,7 @@ int main(int argc, char **argv) {
                      ": expected speed, code-size or lite-runtime");
   options.tiers.optimizeFor = optimizeFor;
   options.tiers.codeBudget = codeBudget;
+  options.profile.profile = profilePath;
   if (emit.getNumOccurrences())
     options.emit = emit.getValue();
   options.codegen = pbc::CodeGenOptions{targetTriple, targetCpu, optLevel};
@@ -232,8 +377,13 @@ int main(int argc, char **argv) {
     timing.print();
     reportAndResetTimings(&errs());
   }
-  if (!dependencyOut.empty())
-    outputs[dependencyOut] = pbc::depfile(
-        output, setPaths.empty() ? imported.sourceFiles : setPaths);
+  if (!dependencyOut.empty()) {
+    // The profile is an input too: a new one means new code.
+    std::vector<std::string> deps =
+        setPaths.empty() ? imported.sourceFiles : setPaths;
+    if (!profilePath.empty())
+      deps.push_back(profilePath);
+    outputs[dependencyOut] = pbc::depfile(output, deps);
+  }
   return pbc::writeOutputs(outputs);
 }

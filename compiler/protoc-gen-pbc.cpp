@@ -93,10 +93,12 @@ bool parseOptions(const std::string &parameter, pbc::DriverOptions &options,
         error = "code_budget=" + value + " is not a number of bytes";
         return false;
       }
+    } else if (key == "profile") {
+      options.profile.profile = value;
     } else {
       error = "unknown option '" + key +
               "' (known: O, target, mcpu, lib, header_dir, cpp_header, "
-              "optimize_for, code_budget)";
+              "optimize_for, code_budget, profile)";
       return false;
     }
   }

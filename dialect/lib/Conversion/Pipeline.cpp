@@ -21,8 +21,11 @@ namespace {
 /// other files' messages are declarations without fields: those can only
 /// be laid out in the whole schema.
 void addLayoutStage(OpPassManager &pm,
-                    const pbc::ProtoSelectTiersOptions &tiers) {
+                    const pbc::ProtoSelectTiersOptions &tiers,
+                    const pbc::ProtoApplyProfileOptions &profile) {
   pm.addPass(pbc::createProtoLayout());
+  if (!profile.profile.empty())
+    pm.addPass(pbc::createProtoApplyProfile(profile));
   pm.addPass(pbc::createProtoSelectTiers(tiers));
 }
 
@@ -59,12 +62,13 @@ void addLLVMStage(OpPassManager &pm) {
 void pbc::buildLoweringPipeline(OpPassManager &pm, LoweringStage first,
                                 LoweringStage last,
                                 ArrayRef<std::string> files,
-                                const ProtoSelectTiersOptions &tiers) {
+                                const ProtoSelectTiersOptions &tiers,
+                                const ProtoApplyProfileOptions &profile) {
   auto runs = [&](LoweringStage stage) {
     return first <= stage && stage <= last;
   };
   if (runs(LoweringStage::Layout))
-    addLayoutStage(pm, tiers);
+    addLayoutStage(pm, tiers, profile);
   if (runs(LoweringStage::Wire))
     addWireStage(pm, files);
   if (runs(LoweringStage::LLVM))

@@ -5,9 +5,10 @@
 // few dozen bytes of description per field and no compile time, and runs
 // several times slower. This pass decides, file by file, which one each
 // message gets: what the user asked for (the command line, then the file's
-// `option optimize_for`), else the budget: the estimated code of all the
-// files left fits it, or their largest go compact until it does. A profile
-// (later) will decide message by message.
+// `option optimize_for`), else a profile, message by message: the hot ones
+// are specialized while their code fits the budget, the rest compact; else
+// the budget alone: the estimated code of all the files left fits it, or
+// their largest go compact until it does.
 //
 //===----------------------------------------------------------------------===//
 #include "pbc/Conversion/Passes.h"
@@ -77,6 +78,14 @@ struct ProtoSelectTiersPass
       if (mode)
         fileTier[file.getName()] = tierFor(*mode);
     }
+    // A profiled schema: its messages' heat decides instead of their files'
+    // size.
+    if (llvm::any_of(module.getOps<MessageOp>(),
+                     [](MessageOp m) { return m.getProfile().has_value(); })) {
+      selectByProfile(module, fileTier);
+      return;
+    }
+
     SmallVector<std::pair<uint64_t, StringRef>> undecided;
     uint64_t total = 0;
     for (const auto &[file, bytes] : fileCode)
@@ -99,6 +108,44 @@ struct ProtoSelectTiersPass
     }
     for (MessageOp m : module.getOps<MessageOp>())
       m.setTierAttr(TierAttr::get(&getContext(), fileTier.lookup(m.getFile())));
+  }
+
+  /// The messages of files without a mode of their own, by their heat:
+  /// those that held at least 1/1000 of the profile's field reads,
+  /// hottest first, are specialized while their estimated code fits the
+  /// budget (one too large for what is left goes compact, and the next
+  /// may still fit); the others are compact. Map entries are messages
+  /// like any other here: a hot map's entries are hot.
+  void selectByProfile(ModuleOp module,
+                       const llvm::StringMap<Tier> &fileTier) {
+    uint64_t total = 0;
+    SmallVector<MessageOp> hot;
+    for (MessageOp m : module.getOps<MessageOp>())
+      total += m.getProfile().value_or(0);
+    for (MessageOp m : module.getOps<MessageOp>()) {
+      uint64_t reads = m.getProfile().value_or(0);
+      if (!fileTier.contains(m.getFile()) && reads > 0 && reads * 1000 >= total)
+        hot.push_back(m);
+    }
+    llvm::stable_sort(hot, [](MessageOp a, MessageOp b) {
+      return a.getProfile().value_or(0) > b.getProfile().value_or(0);
+    });
+    llvm::DenseSet<Operation *> specialized;
+    uint64_t left = codeBudget;
+    for (MessageOp m : hot) {
+      uint64_t bytes = estimatedCode(m);
+      if (bytes > left)
+        continue;
+      left -= bytes;
+      specialized.insert(m.getOperation());
+    }
+    for (MessageOp m : module.getOps<MessageOp>()) {
+      Tier tier = fileTier.lookup(m.getFile());
+      if (!fileTier.contains(m.getFile()))
+        tier = specialized.contains(m.getOperation()) ? Tier::Specialized
+                                                      : Tier::Compact;
+      m.setTierAttr(TierAttr::get(&getContext(), tier));
+    }
   }
 };
 

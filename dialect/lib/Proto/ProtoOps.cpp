@@ -200,6 +200,12 @@ LogicalResult MessageOp::verifyRegions() {
       return field.emitOpError("field name \"")
              << field.getName() << "\" is already used";
   }
+  for (FieldOp field : getFields())
+    if (std::optional<uint32_t> next = field.getFollowedBy();
+        next && (*next == static_cast<uint32_t>(field.getNumber()) ||
+                 !numbers.count(static_cast<int32_t>(*next))))
+      return field.emitOpError("followed_by ")
+             << *next << " is not another field of the message";
   if (failed(verifyLayout()))
     return failure();
   if (getMapEntry()) {

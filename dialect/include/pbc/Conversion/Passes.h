@@ -42,11 +42,13 @@ enum class LoweringStage {
 /// Appends the stages `first` to `last` to `pm`, which runs on the module.
 /// Code is generated for the messages of `files` (all when empty); the
 /// others are declared. `tiers` is the policy of the layout stage's
-/// proto-select-tiers.
+/// proto-select-tiers; a `profile` file, when given, informs it (and the
+/// decoders' chains) through proto-apply-profile.
 void buildLoweringPipeline(mlir::OpPassManager &pm, LoweringStage first,
                            LoweringStage last,
                            llvm::ArrayRef<std::string> files = {},
-                           const ProtoSelectTiersOptions &tiers = {});
+                           const ProtoSelectTiersOptions &tiers = {},
+                           const ProtoApplyProfileOptions &profile = {});
 
 /// The mode an `optimize-for` option names (speed, code-size,
 /// lite-runtime), or none.

@@ -4,6 +4,8 @@
 //   layout  proto-layout   decide each message's C struct layout
 //                          (attributes on the proto ops; the header
 //                          generator reads them too)
+//           proto-apply-profile  (with a profile) what sample payloads held,
+//                          as attributes on messages and fields
 //           proto-select-tiers  specialized code or the table codec, per
 //                          message
 //   wire    proto-to-wire  build init/size/encode/decode functions from the
@@ -39,6 +41,24 @@ def ProtoLayout : Pass<"proto-layout", "mlir::ModuleOp"> {
   let dependentDialects = ["pbc::proto::ProtoDialect"];
 }
 
+def ProtoApplyProfile : Pass<"proto-apply-profile", "mlir::ModuleOp"> {
+  let summary = "Annotate the schema with a profile of sample payloads";
+  let description = [{
+    Reads `profile`, a file `pbc profile` wrote (pbc/Support/Profile.h), and
+    sets every message's `profile` to the field reads the payloads held in
+    messages of its type (0: none), and a field's `followed_by` to the
+    other field of its message read most often right after it (ties: the
+    lower number). Messages and fields the schema no longer has are
+    ignored: a profile outlives schema changes; one that matches no message
+    at all is a warning. A missing or malformed file is an error naming
+    the line.
+  }];
+  let options = [
+    Option<"profile", "profile", "std::string", "\"\"",
+           "The profile file (pbc profile -o)">];
+  let dependentDialects = ["pbc::proto::ProtoDialect"];
+}
+
 def ProtoSelectTiers : Pass<"proto-select-tiers", "mlir::ModuleOp"> {
   let summary = "Choose each message's tier: specialized code or table-driven";
   let description = [{
@@ -50,7 +70,11 @@ def ProtoSelectTiers : Pass<"proto-select-tiers", "mlir::ModuleOp"> {
     say neither share `code-budget`: while the code they would take,
     estimated from their fields, exceeds it, the largest of them goes
     compact. Small schemas keep their speed; huge ones compile in seconds
-    into little code. The module is the schema whose code one compilation
+    into little code. With a profile (proto-apply-profile), the messages of
+    those files are chosen one by one instead: the hot ones (those holding
+    at least 1/1000 of the profile's field reads), hottest first, are
+    specialized while their estimated code fits the budget; the rest,
+    including every message the payloads never held, are compact. The module is the schema whose code one compilation
     generates, its imports included.
   }];
   let options = [

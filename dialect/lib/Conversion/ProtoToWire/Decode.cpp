@@ -16,7 +16,8 @@
 // Fields usually arrive in field-number order, so every handler ends with
 // an in-order parse chain: one comparison with the limit, then
 // `wire.expect_tag` for the same field again (repeated) and for the next
-// field, jumping straight into its handler.
+// field (by number, or the one a profile saw next: `followed_by`), jumping
+// straight into its handler.
 //
 //===----------------------------------------------------------------------===//
 #include "Decoder.h"
@@ -49,7 +50,8 @@ void DecoderBuilder::continueAt(Value pos) {
 
 /// The in-order parse chain. Fields usually arrive in field-number order
 /// and repeated ones in runs, so after `f` the decoder first checks for the
-/// tag of `f` again (repeated) and then for the tag of the next field, and
+/// tag of `f` again (repeated) and then for the tag of the next field (the
+/// one a profile saw follow `f` most often, when there is a profile), and
 /// jumps straight to its handler's fast entry; a miss goes to the loop's
 /// switch on the first byte. One comparison with the read limit covers the
 /// tag compares and the next handler's value.
@@ -57,9 +59,16 @@ void DecoderBuilder::continueAfter(const FieldPlan &f, Value pos) {
   SmallVector<const FieldPlan *, 2> candidates;
   if (f.isRepeated())
     candidates.push_back(&f);
-  auto it = llvm::find(message.byNumber, &f);
-  if (std::next(it) != message.byNumber.end())
-    candidates.push_back(*std::next(it));
+  if (std::optional<uint32_t> observed = f.op.getFollowedBy()) {
+    auto next = llvm::find_if(message.byNumber, [&](const FieldPlan *g) {
+      return g->number == *observed;
+    });
+    assert(next != message.byNumber.end() && "verified: a field of m");
+    candidates.push_back(*next);
+  } else if (auto it = std::next(llvm::find(message.byNumber, &f));
+             it != message.byNumber.end()) {
+    candidates.push_back(*it);
+  }
   if (candidates.empty()) {
     continueAt(pos);
     return;

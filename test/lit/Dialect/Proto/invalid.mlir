@@ -260,7 +260,7 @@ proto.message @M file "a.proto" {
 
 // -----
 
-// A tier is one of the two.
+// A tier is one of the three.
 // expected-error@+1 {{enum values for attribute 'tier' [specialized, compact, lite]}}
 proto.message @M file "a.proto" tier fast {
 }
@@ -270,3 +270,19 @@ proto.message @M file "a.proto" tier fast {
 // An optimize_for is one of descriptor.proto's three modes.
 // expected-error@+1 {{enum values for attribute 'optimize_for' [speed, code_size, lite_runtime]}}
 proto.file "a.proto" package "" proto3 optimize_for size imports []
+
+// -----
+
+// A profile's successor is another field of the same message.
+proto.message @M file "a.proto" {
+  // expected-error@+1 {{followed_by 7 is not another field of the message}}
+  proto.field "a" = 1 : int32 optional followed_by 7
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  proto.field "a" = 1 : int32 optional
+  // expected-error@+1 {{followed_by 2 is not another field of the message}}
+  proto.field "b" = 2 : int32 repeated followed_by 2
+}

@@ -12,6 +12,14 @@ proto.file "ed.proto" package "ed" proto2 edition 1001 optimize_for lite_runtime
 // CHECK-LABEL: proto.message @big.Row file "big.proto" tier compact {
 proto.message @big.Row file "big.proto" tier compact {
 }
+// A profile's marks: the message's field reads, a field's successor.
+// CHECK-LABEL: proto.message @big.Hot file "big.proto" tier lite profile 12 {
+// CHECK-NEXT: proto.field "a" = 1 : int32 implicit followed_by 2
+// CHECK-NEXT: proto.field "b" = 2 : int32 implicit{{$}}
+proto.message @big.Hot file "big.proto" tier lite profile 12 {
+  proto.field "a" = 1 : int32 implicit followed_by 2
+  proto.field "b" = 2 : int32 implicit
+}
 // CHECK-LABEL: proto.message @big.Map file "big.proto" map_entry tier specialized {
 proto.message @big.Map file "big.proto" map_entry tier specialized {
   proto.field "key" = 1 : int32 implicit

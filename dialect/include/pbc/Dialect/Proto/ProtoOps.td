@@ -67,7 +67,11 @@ def Proto_MessageOp : Proto_Op<"message", [
     `tier` (proto-select-tiers) says how its codecs are built: `specialized`
     machine code, the default, or `compact`, thin entry points into the
     runtime's table codec driven by the message's description; `lite` is
-    compact with a description that leaves field and oneof names out. Either way
+    compact with a description that leaves field and oneof names out.
+
+    `profile` (proto-apply-profile, from `pbc profile`'s recording) is how
+    many fields the sample payloads read in messages of this type, 0 for a
+    type they never held: proto-select-tiers specializes the hot ones. Either way
     the message has every function of the ABI, so the messages that hold
     it call it the same way.
   }];
@@ -77,11 +81,12 @@ def Proto_MessageOp : Proto_Op<"message", [
                        OptionalAttr<I64Attr>:$align,
                        OptionalAttr<I64Attr>:$presence_words,
                        OptionalAttr<I64Attr>:$unknown_offset,
-                       OptionalAttr<Proto_Tier>:$tier);
+                       OptionalAttr<Proto_Tier>:$tier,
+                       OptionalAttr<I64Attr>:$profile);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `file` $file (`map_entry` $map_entry^)? (`tier` $tier^)?
-    attr-dict-with-keyword $body
+    (`profile` $profile^)? attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
@@ -169,6 +174,11 @@ def Proto_FieldOp : Proto_Op<"field", [
 
     The layout pass adds `offset` (bytes into the C struct) and, for fields
     with a presence bit, `presence_bit`.
+
+    `followed_by` (proto-apply-profile) is the number of the other field of
+    the message that the profile's payloads held most often right after
+    this one: the decoder's in-order chain expects it next, instead of the
+    next field by number.
   }];
   let arguments = (ins StrAttr:$name, ConfinedAttr<I32Attr, [IntNonNegative]>:$number,
                        Proto_FieldType:$type,
@@ -178,11 +188,13 @@ def Proto_FieldOp : Proto_Op<"field", [
                        OptionalAttr<TypedAttrInterface>:$default_value,
                        OptionalAttr<StrAttr>:$json_name,
                        OptionalAttr<I64Attr>:$offset,
-                       OptionalAttr<I32Attr>:$presence_bit);
+                       OptionalAttr<I32Attr>:$presence_bit,
+                       OptionalAttr<I32Attr>:$followed_by);
   let assemblyFormat = [{
     $name `=` $number `:` $type (`<` $type_name^ `>`)? $cardinality
     (`packed` $packed^)? (`utf8` $utf8^)? (`closed` $closed^)?
-    (`default` $default_value^)? (`json` $json_name^)? attr-dict
+    (`default` $default_value^)? (`json` $json_name^)?
+    (`followed_by` $followed_by^)? attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -1,0 +1,1 @@
+pbc-profile 2
