@@ -16,10 +16,12 @@
 # a depfile), or the pbc executable changes, and only then.
 #
 # pbc puts each function and object in a section of its own, so a program
-# linked with --gc-sections leaves out the runtime code it never reaches:
-# <target> asks for --gc-sections on the links that use it when the
-# project's linker takes it (set PBC_GC_SECTIONS to OFF before the call to
-# leave the link as it is).
+# linked with --gc-sections leaves out the messages and the runtime code it
+# never reaches: <target> asks for --gc-sections on the links that use it
+# when the project's linker takes it (set PBC_GC_SECTIONS to OFF before the
+# call to leave the link as it is), with -z nostart-stop-gc where the linker
+# takes that too: a program that calls pbc_find_message then keeps every
+# message's registry entry (GNU ld's default; lld's is to drop them).
 function(pbc_add_library target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "PROTOS;IMPORT_DIRS;OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -78,7 +80,11 @@ function(pbc_add_library target)
     INTERFACE_INCLUDE_DIRECTORIES ${out_dir})
   add_dependencies(${target} ${target}_pbc_generate)
   if(_pbc_linker_gc_sections AND NOT (DEFINED PBC_GC_SECTIONS AND NOT PBC_GC_SECTIONS))
-    set_property(TARGET ${target} PROPERTY INTERFACE_LINK_OPTIONS "LINKER:--gc-sections")
+    set(gc_options "LINKER:--gc-sections")
+    if(_pbc_linker_nostart_stop_gc)
+      list(APPEND gc_options "LINKER:-z,nostart-stop-gc")
+    endif()
+    set_property(TARGET ${target} PROPERTY INTERFACE_LINK_OPTIONS ${gc_options})
   endif()
 endfunction()
 
@@ -89,6 +95,7 @@ foreach(_pbc_language IN ITEMS C CXX)
   if(_pbc_language IN_LIST _pbc_languages)
     include(CheckLinkerFlag)
     check_linker_flag(${_pbc_language} "LINKER:--gc-sections" _pbc_linker_gc_sections)
+    check_linker_flag(${_pbc_language} "LINKER:-z,nostart-stop-gc" _pbc_linker_nostart_stop_gc)
     break()
   endif()
 endforeach()

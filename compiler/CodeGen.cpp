@@ -604,9 +604,10 @@ Expected<std::string> CodeGen::emit(Module &module, OutputKind kind) {
                                ? CodeGenFileType::ObjectFile
                                : CodeGenFileType::AssemblyFile;
     // A target machine per object: LLVM's ELF object-file lowering keeps
-    // the globals of each module's llvm.used in a set it never clears, so a
-    // later module's global allocated where an earlier module's used one
-    // was freed got SHF_GNU_RETAIN and a section of its own, now and then.
+    // per-module state it never clears (the globals of a module's llvm.used,
+    // in a set: a later module's global allocated where an earlier module's
+    // used one was freed got SHF_GNU_RETAIN, now and then, when the
+    // registry entries were llvm.used).
     std::unique_ptr<TargetMachine> emitter = createMachine();
     if (emitter->addPassesToEmitFile(pm, stream, nullptr, type))
       return makeError("the target cannot emit this file type");

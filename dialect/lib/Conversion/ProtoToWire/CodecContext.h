@@ -243,7 +243,9 @@ void buildEnumInfo(CodecContext &cx, EnumOp e);
 /// returns the entry.
 mlir::FlatSymbolRefAttr buildInfo(CodecContext &cx, const MessagePlan &m,
                                   const Description &desc);
-/// Keeps the `pbc_msgs` entries alive: nothing references them by name.
+/// Keeps the `pbc_msgs` entries in the module (nothing references them by
+/// name) without making the linker keep them: a program that never calls
+/// pbc_find_message links only the messages it reaches.
 void buildUsedList(CodecContext &cx, llvm::ArrayRef<mlir::Attribute> entries);
 
 /// Presence bits tested together: a group of fields none of which is set

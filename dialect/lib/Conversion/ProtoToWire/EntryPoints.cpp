@@ -107,9 +107,16 @@ void pbc::proto::buildUsedList(CodecContext &cx, ArrayRef<Attribute> entries) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(cx.module.getBody());
   auto type = LLVM::LLVMArrayType::get(cx.ptrTy, entries.size());
+  // llvm.compiler.used, not llvm.used: LLVM keeps the entries, and the
+  // linker may drop them. llvm.used would mark each SHF_GNU_RETAIN, and an
+  // entry retained keeps its message's info, description and codecs: a
+  // program that links one message of a file would get the whole file.
+  // Unretained, the entries are what GNU ld (and lld with -z
+  // nostart-stop-gc) keeps for a live reference to __start_pbc_msgs, that
+  // is for a program that calls pbc_find_message: all of them or none.
   auto used = b.create<LLVM::GlobalOp>(loc, type, /*isConstant=*/false,
-                                       LLVM::Linkage::Appending, "llvm.used",
-                                       Attribute());
+                                       LLVM::Linkage::Appending,
+                                       "llvm.compiler.used", Attribute());
   used.setSectionAttr(b.getStringAttr("llvm.metadata"));
   b.setInsertionPointToStart(&used.getInitializerRegion().emplaceBlock());
   Value list = b.create<LLVM::UndefOp>(loc, type);

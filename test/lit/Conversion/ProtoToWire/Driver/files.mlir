@@ -43,6 +43,6 @@ proto.message @A file "a.proto" {
 // CHECK-NEXT: llvm.mlir.addressof @pbc__B_desc
 // CHECK: llvm.mlir.global weak_odr constant @A_info()
 // CHECK: llvm.mlir.global internal @pbc__A_entry() {{.*}}section = "pbc_msgs"
-// CHECK: llvm.mlir.global appending @llvm.used() {{.*}} : !llvm.array<1 x ptr>
+// CHECK: llvm.mlir.global appending @llvm.compiler.used() {{.*}} : !llvm.array<1 x ptr>
 // CHECK-NOT: B_
 // CHECK-NOT: proto.

@@ -1,6 +1,6 @@
 // EntryPoints.cpp: the by-name table. A pbc_message_info record per
 // message (public as T_info), its members in runtime/abi.def's order, and
-// a pointer to it in the `pbc_msgs` section, kept by @llvm.used.
+// a pointer to it in the `pbc_msgs` section, kept by @llvm.compiler.used.
 // RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
 
 proto.file "a.proto" package "" proto3 imports []
@@ -68,9 +68,10 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.mlir.constant(48 : i64) : i64
 // CHECK: llvm.mlir.global internal @pbc__M_Inner_entry() {{.*}}section = "pbc_msgs"
-// Every entry is kept, in message order, by @llvm.used: nothing refers to
-// them, and the linker must not drop them.
-// CHECK: llvm.mlir.global appending @llvm.used()
+// Every entry is kept in the module, in message order, by
+// @llvm.compiler.used (nothing refers to them), but not retained: the
+// linker keeps them only for a program that calls pbc_find_message.
+// CHECK: llvm.mlir.global appending @llvm.compiler.used()
 // CHECK-SAME: section = "llvm.metadata"} : !llvm.array<2 x ptr> {
 // CHECK-NEXT: %[[U0:.*]] = llvm.mlir.undef : !llvm.array<2 x ptr>
 // CHECK-NEXT: %[[E0:.*]] = llvm.mlir.addressof @pbc__M_entry : !llvm.ptr
