@@ -169,8 +169,8 @@ cl::opt<std::string> profileOut("o", cl::Required,
                                 cl::cat(profileCat));
 cl::opt<std::string> rootMessage(
     "message",
-    cl::desc("The payloads' message, by full name (a dataset's own "
-             "message_name when not given)"),
+    cl::desc("The payloads' message, by full name (when not given, each "
+             "dataset's own message_name)"),
     cl::value_desc("pkg.Name"), cl::sub(profileCmd), cl::cat(profileCat));
 cl::list<std::string> payloadFiles(
     "payloads", cl::CommaSeparated, cl::OneOrMore,
@@ -252,37 +252,32 @@ Error readPayloads(StringRef path, std::vector<std::string> &payloads,
 }
 
 /// pbc profile: the payloads read against the imported schema, their
-/// profile written to -o.
+/// profile written to -o. Each file's payloads are of --message, or of the
+/// message its dataset names.
 int runProfile(mlir::ModuleOp schema) {
-  std::vector<std::pair<std::string, size_t>> origins; // file, first payload
-  std::vector<std::string> payloads;
-  std::string named;
+  pbc::ProfileRecorder recorder(schema);
   for (const std::string &path : payloadFiles) {
-    origins.push_back({path, payloads.size()});
+    std::vector<std::string> payloads;
+    std::string named;
     if (Error e = readPayloads(path, payloads, named))
       return pbc::fail(toString(std::move(e)));
-  }
-  std::string root = rootMessage.empty() ? named : rootMessage.getValue();
-  if (root.empty())
-    return pbc::fail("--message is required: which message the payloads "
-                     "hold (only a dataset names it)");
-  Expected<pbc::ProfileRecorder> recorder =
-      pbc::ProfileRecorder::create(schema, StringRef(root).ltrim('.'));
-  if (!recorder)
-    return pbc::fail(toString(recorder.takeError()));
-  for (auto [i, payload] : llvm::enumerate(payloads)) {
-    if (Error e = recorder->add(payload)) {
-      auto origin = std::prev(llvm::upper_bound(
-          origins, i, [](size_t i, const auto &o) { return i < o.second; }));
-      return pbc::fail(origin->first + ": payload " +
-                       Twine(i - origin->second + 1) + " is not a " +
-                       StringRef(root).ltrim('.') + ": " +
-                       toString(std::move(e)));
-    }
+    std::string root =
+        (rootMessage.empty() ? StringRef(named) : StringRef(rootMessage))
+            .ltrim('.')
+            .str();
+    if (root.empty())
+      return pbc::fail("--message is required: which message the payloads "
+                       "hold (only a dataset names it)");
+    if (!recorder.hasMessage(root))
+      return pbc::fail("no message " + root + " in the schema");
+    for (auto [i, payload] : llvm::enumerate(payloads))
+      if (Error e = recorder.add(root, payload))
+        return pbc::fail(path + ": payload " + Twine(i + 1) + " is not a " +
+                         root + ": " + toString(std::move(e)));
   }
   std::string text;
   raw_string_ostream os(text);
-  recorder->profile().print(os);
+  recorder.profile().print(os);
   return pbc::writeOutputs({{profileOut, std::move(text)}});
 }
 

@@ -81,10 +81,14 @@ struct ProtoApplyProfilePass
           f.setFollowedByAttr(b.getI32IntegerAttr(*next));
       }
     }
-    if (!matched)
+    if (!matched) {
+      std::string roots;
+      for (const auto &entry : parsed->roots)
+        roots += (roots.empty() ? "" : ", ") + entry.first;
       module.emitWarning("the profile '")
-          << profile << "' names none of the schema's messages (its root: "
-          << parsed->root << ")";
+          << profile << "' names none of the schema's messages (its roots: "
+          << roots << ")";
+    }
   }
 };
 

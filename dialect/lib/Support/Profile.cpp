@@ -25,8 +25,9 @@ static constexpr StringRef kMagic = "pbc-profile 1";
 
 void Profile::print(llvm::raw_ostream &os) const {
   os << kMagic << "\n";
-  os << "root " << root << " payloads " << payloads << " bytes " << bytes
-     << "\n";
+  for (const auto &[name, root] : roots)
+    os << "root " << name << " payloads " << root.payloads << " bytes "
+       << root.bytes << "\n";
   // Hottest first, so the file reads as a ranking; ties by name.
   std::vector<const std::pair<const std::string, MessageProfile> *> order;
   for (const auto &entry : messages)
@@ -62,17 +63,26 @@ public:
     if (!nextLine() || line != kMagic)
       return fail("not a pbc profile (its first line is not '" + kMagic +
                   "')");
-    if (!nextLine() || !expectWord("root") || !word(p.root) ||
-        !expectWord("payloads") || !number(p.payloads) ||
-        !expectWord("bytes") || !number(p.bytes) || !atEnd())
-      return fail("expected 'root NAME payloads N bytes N'");
     MessageProfile *message = nullptr;
     while (nextLine()) {
       if (line.empty())
         continue;
       StringRef kind;
       word(kind);
-      if (kind == "message") {
+      if (kind == "root") {
+        std::string name;
+        RootProfile root;
+        if (message)
+          return fail("a root after the messages");
+        if (!word(name) || !expectWord("payloads") ||
+            !number(root.payloads) || !expectWord("bytes") ||
+            !number(root.bytes) || !atEnd())
+          return fail("expected 'root NAME payloads N bytes N'");
+        if (!p.roots.emplace(name, root).second)
+          return fail("root " + name + " is listed twice");
+      } else if (kind == "message") {
+        if (p.roots.empty())
+          return fail("a message before any root");
         std::string full;
         MessageProfile m;
         if (!word(full) || !expectWord("instances") || !number(m.instances) ||
@@ -110,9 +120,12 @@ public:
           return fail("field " + llvm::Twine(numberValue) +
                       " is listed twice");
       } else {
-        return fail("expected 'message' or 'field', not '" + kind + "'");
+        return fail("expected 'root', 'message' or 'field', not '" + kind +
+                    "'");
       }
     }
+    if (p.roots.empty())
+      return fail("no 'root NAME payloads N bytes N' line");
     return p;
   }
 
@@ -355,32 +368,27 @@ private:
 
 } // namespace
 
-ProfileRecorder::ProfileRecorder(ModuleOp schema, StringRef root)
-    : index(std::make_unique<Index>(schema)) {
-  result.root = root.str();
-}
+ProfileRecorder::ProfileRecorder(ModuleOp schema)
+    : index(std::make_unique<Index>(schema)) {}
 ProfileRecorder::~ProfileRecorder() = default;
 ProfileRecorder::ProfileRecorder(ProfileRecorder &&) = default;
 
-llvm::Expected<ProfileRecorder> ProfileRecorder::create(ModuleOp schema,
-                                                        StringRef root) {
-  ProfileRecorder recorder(schema, root);
-  if (!recorder.index->messages.count(root))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no message " + root + " in the schema");
-  return std::move(recorder);
+bool ProfileRecorder::hasMessage(StringRef name) const {
+  return index->messages.count(name);
 }
 
-Error ProfileRecorder::add(StringRef payload) {
+Error ProfileRecorder::add(StringRef root, StringRef payload) {
+  assert(hasMessage(root) && "the caller checks the root");
   const auto *begin = reinterpret_cast<const uint8_t *>(payload.data());
   Profile one;
   Walker walker(*index, begin, one);
-  if (!walker.message(index->messages.lookup(result.root), begin,
+  if (!walker.message(index->messages.lookup(root), begin,
                       begin + payload.size(), 0, 0))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    walker.error);
-  ++result.payloads;
-  result.bytes += payload.size();
+  RootProfile &stats = result.roots[root.str()];
+  ++stats.payloads;
+  stats.bytes += payload.size();
   for (auto &[name, m] : one.messages) {
     MessageProfile &into = result.messages[name];
     into.instances += m.instances;

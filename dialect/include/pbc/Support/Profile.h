@@ -1,6 +1,6 @@
 //===- Profile.h - what sample payloads held, for profile-guided tiers ----===//
 //
-// `pbc profile` reads sample payloads of a root message and records, per
+// `pbc profile` reads sample payloads of root messages and records, per
 // message type, how many instances and field reads they held and, per
 // field, which field came next on the wire; `pbc compile --profile`
 // (proto-apply-profile) turns that into the proto dialect's `profile` and
@@ -15,9 +15,10 @@
 //   field 1 count 1 next 2:1
 //   field 100 count 1 next 0:1
 //
-// A message's field lines follow it; `next N:C` says C times field N came
-// next in the same message, 0 meaning the message ended there. Messages go
-// hottest first, fields by number.
+// A root line per root message the payloads were of; a message's field
+// lines follow it; `next N:C` says C times field N came next in the same
+// message, 0 meaning the message ended there. Messages go hottest first,
+// fields by number.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PBC_SUPPORT_PROFILE_H
@@ -48,10 +49,14 @@ struct MessageProfile {
   std::map<uint32_t, FieldProfile> fields;
 };
 
-struct Profile {
-  std::string root;
+/// The payloads of one root message.
+struct RootProfile {
   uint64_t payloads = 0;
   uint64_t bytes = 0;
+};
+
+struct Profile {
+  std::map<std::string, RootProfile> roots;
   std::map<std::string, MessageProfile> messages;
 
   /// The profile file's text.
@@ -61,19 +66,20 @@ struct Profile {
                                        llvm::StringRef name);
 };
 
-/// Records payloads of one root message, read against a proto dialect
-/// schema (the front end's module, before layout).
+/// Records payloads of root messages, read against a proto dialect schema
+/// (the front end's module, before layout).
 class ProfileRecorder {
 public:
-  /// Fails when `root` is not a message of `schema`.
-  static llvm::Expected<ProfileRecorder> create(mlir::ModuleOp schema,
-                                                llvm::StringRef root);
+  explicit ProfileRecorder(mlir::ModuleOp schema);
 
-  /// Adds one serialized root message. Malformed wire data (what a decoder
-  /// would reject: a truncated varint or length, a length past the end, a
-  /// group that does not end, nesting past 100) fails with where it is;
-  /// nothing of that payload is kept.
-  llvm::Error add(llvm::StringRef payload);
+  /// Whether the schema has a message of this full name.
+  bool hasMessage(llvm::StringRef name) const;
+
+  /// Adds one serialized message of type `root` (one the schema has).
+  /// Malformed wire data (what a decoder would reject: a truncated varint
+  /// or length, a length past the end, a group that does not end, nesting
+  /// past 100) fails with where it is; nothing of that payload is kept.
+  llvm::Error add(llvm::StringRef root, llvm::StringRef payload);
 
   const Profile &profile() const { return result; }
 
@@ -82,7 +88,6 @@ public:
   struct Index;
 
 private:
-  ProfileRecorder(mlir::ModuleOp schema, llvm::StringRef root);
   std::unique_ptr<Index> index;
   Profile result;
 };

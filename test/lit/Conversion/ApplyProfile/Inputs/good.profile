@@ -1,5 +1,6 @@
 pbc-profile 1
 root p.Hot payloads 2 bytes 40
+root p.Other payloads 1 bytes 3
 message p.Hot instances 2 reads 9
 field 1 count 2 next 3:2
 field 2 count 2 next 0:2
