@@ -151,10 +151,11 @@ cl::opt<uint64_t> codeBudget(
     cl::sub(compileCmd), cl::cat(compileCat));
 cl::opt<std::string> profilePath(
     "profile",
-    cl::desc("A profile of sample payloads (pbc profile): its hot messages "
-             "get specialized code within --code-budget, the others the "
-             "table codec, and decoders expect fields in the order it saw; "
-             "files with an optimize_for option keep it"),
+    cl::desc("A profile of sample payloads (pbc profile): its hottest "
+             "messages, holding 99% of the reads, get specialized code "
+             "(instead of --code-budget deciding), the others the table "
+             "codec, and decoders expect fields in the order it saw; files "
+             "with an optimize_for option keep it"),
     cl::value_desc("file"), cl::sub(compileCmd), cl::cat(compileCat));
 cl::opt<bool> cppHeader(
     "cpp-header",

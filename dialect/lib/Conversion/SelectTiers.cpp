@@ -5,10 +5,10 @@
 // few dozen bytes of description per field and no compile time, and runs
 // several times slower. This pass decides, file by file, which one each
 // message gets: what the user asked for (the command line, then the file's
-// `option optimize_for`), else a profile, message by message: the hot ones
-// are specialized while their code fits the budget, the rest compact; else
-// the budget alone: the estimated code of all the files left fits it, or
-// their largest go compact until it does.
+// `option optimize_for`), else a profile, message by message: the hottest,
+// holding 99% of the field reads, are specialized, the rest compact; else
+// the budget: the estimated code of all the files left fits it, or their
+// largest go compact until it does.
 //
 //===----------------------------------------------------------------------===//
 #include "pbc/Conversion/Passes.h"
@@ -111,32 +111,31 @@ struct ProtoSelectTiersPass
   }
 
   /// The messages of files without a mode of their own, by their heat:
-  /// those that held at least 1/1000 of the profile's field reads,
-  /// hottest first, are specialized while their estimated code fits the
-  /// budget (one too large for what is left goes compact, and the next
-  /// may still fit); the others are compact. Map entries are messages
-  /// like any other here: a hot map's entries are hot.
+  /// the hottest, until together they hold 99% of those messages' field
+  /// reads in the profile, are specialized; the rest are compact, every
+  /// message the payloads never held among them. The budget does not cap
+  /// this: it guesses from the schema where a profile knows where the time
+  /// goes, and a load that reads every message (a proxy, a generic tool)
+  /// should get them all specialized. Map entries are messages like any
+  /// other here: a hot map's entries are hot.
   void selectByProfile(ModuleOp module,
                        const llvm::StringMap<Tier> &fileTier) {
+    SmallVector<MessageOp> seen;
     uint64_t total = 0;
-    SmallVector<MessageOp> hot;
     for (MessageOp m : module.getOps<MessageOp>())
-      total += m.getProfile().value_or(0);
-    for (MessageOp m : module.getOps<MessageOp>()) {
-      uint64_t reads = m.getProfile().value_or(0);
-      if (!fileTier.contains(m.getFile()) && reads > 0 && reads * 1000 >= total)
-        hot.push_back(m);
-    }
-    llvm::stable_sort(hot, [](MessageOp a, MessageOp b) {
-      return a.getProfile().value_or(0) > b.getProfile().value_or(0);
+      if (!fileTier.contains(m.getFile()) && m.getProfile().value_or(0)) {
+        seen.push_back(m);
+        total += *m.getProfile();
+      }
+    llvm::stable_sort(seen, [](MessageOp a, MessageOp b) {
+      return *a.getProfile() > *b.getProfile();
     });
     llvm::DenseSet<Operation *> specialized;
-    uint64_t left = codeBudget;
-    for (MessageOp m : hot) {
-      uint64_t bytes = estimatedCode(m);
-      if (bytes > left)
-        continue;
-      left -= bytes;
+    uint64_t covered = 0;
+    for (MessageOp m : seen) {
+      if (covered * 100 >= total * 99)
+        break;
+      covered += *m.getProfile();
       specialized.insert(m.getOperation());
     }
     for (MessageOp m : module.getOps<MessageOp>()) {

@@ -71,10 +71,10 @@ def ProtoSelectTiers : Pass<"proto-select-tiers", "mlir::ModuleOp"> {
     estimated from their fields, exceeds it, the largest of them goes
     compact. Small schemas keep their speed; huge ones compile in seconds
     into little code. With a profile (proto-apply-profile), the messages of
-    those files are chosen one by one instead: the hot ones (those holding
-    at least 1/1000 of the profile's field reads), hottest first, are
-    specialized while their estimated code fits the budget; the rest,
-    including every message the payloads never held, are compact. The module is the schema whose code one compilation
+    those files are chosen one by one instead, and the budget does not
+    apply: the hottest, until together they hold 99% of those messages'
+    field reads in the profile, are specialized; the rest, every message
+    the payloads never held among them, are compact. The module is the schema whose code one compilation
     generates, its imports included.
   }];
   let options = [
