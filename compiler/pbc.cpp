@@ -152,7 +152,7 @@ cl::opt<uint64_t> codeBudget(
 cl::opt<std::string> profilePath(
     "profile",
     cl::desc("A profile of sample payloads (pbc profile): its hottest "
-             "messages, holding 99% of the reads, get specialized code "
+             "messages, holding 99.9% of the work, get specialized code "
              "(instead of --code-budget deciding), the others the table "
              "codec, and decoders expect fields in the order it saw; files "
              "with an optimize_for option keep it"),

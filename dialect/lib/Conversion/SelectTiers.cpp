@@ -6,7 +6,7 @@
 // several times slower. This pass decides, file by file, which one each
 // message gets: what the user asked for (the command line, then the file's
 // `option optimize_for`), else a profile, message by message: the hottest,
-// holding 99% of the field reads, are specialized, the rest compact; else
+// holding 99.9% of the work, are specialized, the rest compact; else
 // the budget: the estimated code of all the files left fits it, or their
 // largest go compact until it does.
 //
@@ -111,8 +111,8 @@ struct ProtoSelectTiersPass
   }
 
   /// The messages of files without a mode of their own, by their heat:
-  /// the hottest, until together they hold 99% of those messages' field
-  /// reads in the profile, are specialized; the rest are compact, every
+  /// the hottest, until together they hold 99.9% of those messages' work
+  /// in the profile (instances and field reads), are specialized; the rest are compact, every
   /// message the payloads never held among them. The budget does not cap
   /// this: it guesses from the schema where a profile knows where the time
   /// goes, and a load that reads every message (a proxy, a generic tool)
@@ -133,7 +133,7 @@ struct ProtoSelectTiersPass
     llvm::DenseSet<Operation *> specialized;
     uint64_t covered = 0;
     for (MessageOp m : seen) {
-      if (covered * 100 >= total * 99)
+      if (covered * 1000 >= total * 999)
         break;
       covered += *m.getProfile();
       specialized.insert(m.getOperation());

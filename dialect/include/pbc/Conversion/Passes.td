@@ -45,8 +45,9 @@ def ProtoApplyProfile : Pass<"proto-apply-profile", "mlir::ModuleOp"> {
   let summary = "Annotate the schema with a profile of sample payloads";
   let description = [{
     Reads `profile`, a file `pbc profile` wrote (pbc/Support/Profile.h), and
-    sets every message's `profile` to the field reads the payloads held in
-    messages of its type (0: none), and a field's `followed_by` to the
+    sets every message's `profile` to the work the payloads did in messages
+    of its type, their instances plus the fields read in them (0: none),
+    and a field's `followed_by` to the
     other field of its message read most often right after it (ties: the
     lower number). Messages and fields the schema no longer has are
     ignored: a profile outlives schema changes; one that matches no message
@@ -72,8 +73,8 @@ def ProtoSelectTiers : Pass<"proto-select-tiers", "mlir::ModuleOp"> {
     compact. Small schemas keep their speed; huge ones compile in seconds
     into little code. With a profile (proto-apply-profile), the messages of
     those files are chosen one by one instead, and the budget does not
-    apply: the hottest, until together they hold 99% of those messages'
-    field reads in the profile, are specialized; the rest, every message
+    apply: the hottest, until together they hold 99.9% of those messages'
+    work in the profile (instances and field reads), are specialized; the rest, every message
     the payloads never held among them, are compact. The module is the schema whose code one compilation
     generates, its imports included.
   }];

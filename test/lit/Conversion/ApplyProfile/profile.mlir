@@ -1,5 +1,5 @@
-// proto-apply-profile: a message's field reads become its `profile` (0
-// when the payloads never held one), a field's likeliest other successor
+// proto-apply-profile: a message's instances and field reads become its
+// `profile` (0 when the payloads never held one), a field's likeliest other successor
 // its `followed_by`; the profile's fields and messages the schema lacks are
 // ignored. A profile may have several roots (good.profile: p.Hot and
 // p.Other).
@@ -17,7 +17,8 @@ proto.file "p.proto" package "p" proto2 imports []
 // Field 1: only 3 follows it. 2: only the end, so no followed_by. 3:
 // itself (a run) twice, then 2 and 4 once each: the tie goes to the lower.
 // 4: 2. Field 9 is not the schema's.
-// CHECK-LABEL: proto.message @p.Hot file "p.proto" profile 9 {
+// Its 2 instances and 9 reads.
+// CHECK-LABEL: proto.message @p.Hot file "p.proto" profile 11 {
 // CHECK-NEXT: proto.field "a" = 1 : int32 optional followed_by 3
 // CHECK-NEXT: proto.field "b" = 2 : string optional{{$}}
 // CHECK-NEXT: proto.field "c" = 3 : int32 repeated followed_by 2

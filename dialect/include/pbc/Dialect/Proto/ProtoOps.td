@@ -69,9 +69,10 @@ def Proto_MessageOp : Proto_Op<"message", [
     runtime's table codec driven by the message's description; `lite` is
     compact with a description that leaves field and oneof names out.
 
-    `profile` (proto-apply-profile, from `pbc profile`'s recording) is how
-    many fields the sample payloads read in messages of this type, 0 for a
-    type they never held: proto-select-tiers specializes the hot ones. Either way
+    `profile` (proto-apply-profile, from `pbc profile`'s recording) is the
+    work the sample payloads did in messages of this type, its instances
+    plus the fields read in them, 0 for a type they never held:
+    proto-select-tiers specializes the hot ones. Either way
     the message has every function of the ABI, so the messages that hold
     it call it the same way.
   }];
