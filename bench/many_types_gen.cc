@@ -41,9 +41,9 @@ class Filler {
       if (f->real_containing_oneof() && r->HasOneof(*m, f->real_containing_oneof())) continue;
       if (f->is_repeated()) {
         int n = message && depth >= kMaxDepth ? 0 : static_cast<int>(rng_() % 4);
-        for (int k = 0; k < n; k++) Add(m, f, depth);
+        for (int k = 0; k < n; k++) Put(m, f, depth, /*add=*/true);
       } else if (f->is_required() || (Chance(6, 10) && !(message && depth >= kMaxDepth))) {
-        Set(m, f, depth);
+        Put(m, f, depth, /*add=*/false);
       }
     }
   }
@@ -60,47 +60,59 @@ class Filler {
     return s;
   }
 
-  void Set(gp::Message *m, const gp::FieldDescriptor *f, int depth) {
+  // One value of f: set (singular) or appended (repeated).
+  void Put(gp::Message *m, const gp::FieldDescriptor *f, int depth, bool add) {
     const gp::Reflection *r = m->GetReflection();
     switch (f->cpp_type()) {
-      case gp::FieldDescriptor::CPPTYPE_INT32: r->SetInt32(m, f, static_cast<int32_t>(Integer())); break;
-      case gp::FieldDescriptor::CPPTYPE_INT64: r->SetInt64(m, f, static_cast<int64_t>(Integer())); break;
-      case gp::FieldDescriptor::CPPTYPE_UINT32: r->SetUInt32(m, f, static_cast<uint32_t>(Integer())); break;
-      case gp::FieldDescriptor::CPPTYPE_UINT64: r->SetUInt64(m, f, Integer()); break;
-      case gp::FieldDescriptor::CPPTYPE_DOUBLE: r->SetDouble(m, f, static_cast<double>(rng_() % 100000) / 7); break;
-      case gp::FieldDescriptor::CPPTYPE_FLOAT: r->SetFloat(m, f, static_cast<float>(rng_() % 1000) / 3); break;
-      case gp::FieldDescriptor::CPPTYPE_BOOL: r->SetBool(m, f, Chance(1, 2)); break;
-      case gp::FieldDescriptor::CPPTYPE_ENUM: {
-        const gp::EnumDescriptor *e = f->enum_type();
-        r->SetEnum(m, f, e->value(static_cast<int>(rng_() % e->value_count())));
+      case gp::FieldDescriptor::CPPTYPE_INT32: {
+        auto v = static_cast<int32_t>(Integer());
+        add ? r->AddInt32(m, f, v) : r->SetInt32(m, f, v);
         break;
       }
-      case gp::FieldDescriptor::CPPTYPE_STRING:
-        r->SetString(m, f, Text(f->type() == gp::FieldDescriptor::TYPE_BYTES));
-        break;
-      case gp::FieldDescriptor::CPPTYPE_MESSAGE: Fill(r->MutableMessage(m, f), depth + 1); break;
-    }
-  }
-
-  void Add(gp::Message *m, const gp::FieldDescriptor *f, int depth) {
-    const gp::Reflection *r = m->GetReflection();
-    switch (f->cpp_type()) {
-      case gp::FieldDescriptor::CPPTYPE_INT32: r->AddInt32(m, f, static_cast<int32_t>(Integer())); break;
-      case gp::FieldDescriptor::CPPTYPE_INT64: r->AddInt64(m, f, static_cast<int64_t>(Integer())); break;
-      case gp::FieldDescriptor::CPPTYPE_UINT32: r->AddUInt32(m, f, static_cast<uint32_t>(Integer())); break;
-      case gp::FieldDescriptor::CPPTYPE_UINT64: r->AddUInt64(m, f, Integer()); break;
-      case gp::FieldDescriptor::CPPTYPE_DOUBLE: r->AddDouble(m, f, static_cast<double>(rng_() % 100000) / 7); break;
-      case gp::FieldDescriptor::CPPTYPE_FLOAT: r->AddFloat(m, f, static_cast<float>(rng_() % 1000) / 3); break;
-      case gp::FieldDescriptor::CPPTYPE_BOOL: r->AddBool(m, f, Chance(1, 2)); break;
-      case gp::FieldDescriptor::CPPTYPE_ENUM: {
-        const gp::EnumDescriptor *e = f->enum_type();
-        r->AddEnum(m, f, e->value(static_cast<int>(rng_() % e->value_count())));
+      case gp::FieldDescriptor::CPPTYPE_INT64: {
+        auto v = static_cast<int64_t>(Integer());
+        add ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
         break;
       }
-      case gp::FieldDescriptor::CPPTYPE_STRING:
-        r->AddString(m, f, Text(f->type() == gp::FieldDescriptor::TYPE_BYTES));
+      case gp::FieldDescriptor::CPPTYPE_UINT32: {
+        auto v = static_cast<uint32_t>(Integer());
+        add ? r->AddUInt32(m, f, v) : r->SetUInt32(m, f, v);
         break;
-      case gp::FieldDescriptor::CPPTYPE_MESSAGE: Fill(r->AddMessage(m, f), depth + 1); break;
+      }
+      case gp::FieldDescriptor::CPPTYPE_UINT64: {
+        uint64_t v = Integer();
+        add ? r->AddUInt64(m, f, v) : r->SetUInt64(m, f, v);
+        break;
+      }
+      case gp::FieldDescriptor::CPPTYPE_DOUBLE: {
+        double v = static_cast<double>(rng_() % 100000) / 7;
+        add ? r->AddDouble(m, f, v) : r->SetDouble(m, f, v);
+        break;
+      }
+      case gp::FieldDescriptor::CPPTYPE_FLOAT: {
+        float v = static_cast<float>(rng_() % 1000) / 3;
+        add ? r->AddFloat(m, f, v) : r->SetFloat(m, f, v);
+        break;
+      }
+      case gp::FieldDescriptor::CPPTYPE_BOOL: {
+        bool v = Chance(1, 2);
+        add ? r->AddBool(m, f, v) : r->SetBool(m, f, v);
+        break;
+      }
+      case gp::FieldDescriptor::CPPTYPE_ENUM: {
+        const gp::EnumDescriptor *e = f->enum_type();
+        const gp::EnumValueDescriptor *v = e->value(static_cast<int>(rng_() % e->value_count()));
+        add ? r->AddEnum(m, f, v) : r->SetEnum(m, f, v);
+        break;
+      }
+      case gp::FieldDescriptor::CPPTYPE_STRING: {
+        std::string v = Text(f->type() == gp::FieldDescriptor::TYPE_BYTES);
+        add ? r->AddString(m, f, std::move(v)) : r->SetString(m, f, std::move(v));
+        break;
+      }
+      case gp::FieldDescriptor::CPPTYPE_MESSAGE:
+        Fill(add ? r->AddMessage(m, f) : r->MutableMessage(m, f), depth + 1);
+        break;
     }
   }
 
