@@ -221,11 +221,12 @@ Error readPayloads(StringRef path, std::vector<std::string> &payloads,
                              path + ": byte " + Twine(in.CurrentPosition()) +
                                  ": " + what);
   };
+  // A length-delimited message reads as a bytes field's value does.
+  using WFL = google::protobuf::internal::WireFormatLite;
   if (payloadFormat == PayloadFormat::Delimited) {
     while (!in.ExpectAtEnd()) {
-      uint32_t size;
       std::string message;
-      if (!in.ReadVarint32(&size) || !in.ReadString(&message, size))
+      if (!WFL::ReadString(&in, &message))
         return broken("a length or a message cut short by the end");
       payloads.push_back(std::move(message));
     }
@@ -233,17 +234,17 @@ Error readPayloads(StringRef path, std::vector<std::string> &payloads,
   }
   // benchmarks.BenchmarkDataset: message_name = 2, payload = 3.
   while (uint32_t tag = in.ReadTag()) {
+    int number = WFL::GetTagFieldNumber(tag);
     std::string value;
-    if (tag == (2 << 3 | 2) || tag == (3 << 3 | 2)) {
-      uint32_t size;
-      if (!in.ReadVarint32(&size) || !in.ReadString(&value, size))
+    if ((number == 2 || number == 3) &&
+        WFL::GetTagWireType(tag) == WFL::WIRETYPE_LENGTH_DELIMITED) {
+      if (!WFL::ReadString(&in, &value))
         return broken("not a BenchmarkDataset (a string cut short)");
-      if (tag >> 3 == 2)
+      if (number == 2)
         named = value;
       else
         payloads.push_back(std::move(value));
-    } else if (!google::protobuf::internal::WireFormatLite::SkipField(&in,
-                                                                       tag)) {
+    } else if (!WFL::SkipField(&in, tag)) {
       return broken("not a BenchmarkDataset (malformed wire data)");
     }
   }

@@ -3,6 +3,7 @@
 
 #include "pbc/Dialect/Proto/FieldTypes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
+#include "pbc/pbc.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -98,7 +99,7 @@ public:
         uint64_t numberValue;
         FieldProfile f;
         if (!number(numberValue) || numberValue == 0 ||
-            numberValue > 536870911 || !expectWord("count") ||
+            numberValue > PBC_MAX_FIELD_NUMBER || !expectWord("count") ||
             !number(f.count))
           return fail("expected 'field NUMBER count N [next N:C...]'");
         if (!atEnd()) {
@@ -110,7 +111,7 @@ public:
             std::tie(left, right) = pair.split(':');
             uint64_t next, count;
             if (left.getAsInteger(10, next) || right.getAsInteger(10, count) ||
-                next > 536870911)
+                next > PBC_MAX_FIELD_NUMBER)
               return fail("expected NUMBER:COUNT, not '" + pair + "'");
             f.next[static_cast<uint32_t>(next)] += count;
           }
@@ -183,9 +184,8 @@ llvm::Expected<Profile> Profile::parse(StringRef text, StringRef name) {
 
 namespace {
 
-enum : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2, kStartGroup = 3,
-                  kEndGroup = 4, kFixed32 = 5 };
-constexpr int kMaxDepth = 100;
+/// The decoders' nesting limit.
+constexpr int kMaxDepth = PBC_DEFAULT_MAX_DEPTH;
 
 } // namespace
 
@@ -232,10 +232,11 @@ public:
       const uint8_t *at = p;
       if (!(p = varint(p, end, tag)))
         return nullptr;
-      uint32_t number = static_cast<uint32_t>(tag >> 3), wire = tag & 7;
-      if (number == 0 || tag >> 32)
+      if (tag >> 32 || pbc_tag_field_number(static_cast<uint32_t>(tag)) == 0)
         return fail(at, "a field number of 0 or over 2^29");
-      if (wire == kEndGroup) {
+      uint32_t number = pbc_tag_field_number(static_cast<uint32_t>(tag));
+      pbc_wire_type wire = pbc_tag_wire_type(static_cast<uint32_t>(tag));
+      if (wire == PBC_WIRE_END_GROUP) {
         if (number != group)
           return fail(at, "an END_GROUP that ends no group");
         ended(mp, previous);
@@ -255,7 +256,7 @@ public:
       previous = number;
       FieldOp field = it->second;
       MessageOp sub = field.isMessageLike() ? messageOf(field) : MessageOp();
-      if (sub && wire == kLen) {
+      if (sub && wire == PBC_WIRE_LEN) {
         uint64_t size;
         if (!(p = varint(p, end, size)))
           return nullptr;
@@ -264,7 +265,7 @@ public:
         if (!message(sub, p, p + size, depth + 1, 0))
           return nullptr;
         p += size;
-      } else if (sub && wire == kStartGroup) {
+      } else if (sub && wire == PBC_WIRE_START_GROUP) {
         if (!(p = message(sub, p, end, depth + 1, number)))
           return nullptr;
       } else if (!(p = skip(p, end, number, wire, depth))) {
@@ -282,10 +283,10 @@ public:
 private:
   /// Whether a decoder reads a value of wire type `wire` as `field`: its
   /// own wire type, or a packed run of a repeated scalar.
-  static bool accepts(FieldOp field, uint32_t wire) {
+  static bool accepts(FieldOp field, pbc_wire_type wire) {
     const FieldTypeInfo &type = fieldTypeInfo(field.getType());
-    return wire == static_cast<uint32_t>(type.wireType) ||
-           (wire == kLen && field.isRepeated() && type.isPackable());
+    return wire == type.wireType ||
+           (wire == PBC_WIRE_LEN && field.isRepeated() && type.isPackable());
   }
 
   static void ended(MessageProfile &mp, uint32_t previous) {
@@ -295,7 +296,7 @@ private:
 
   const uint8_t *varint(const uint8_t *p, const uint8_t *end, uint64_t &v) {
     v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
+    for (int i = 0, shift = 0; i < PBC_MAX_VARINT_BYTES; i++, shift += 7) {
       if (p == end)
         return fail(p, "a varint cut short by the end");
       uint8_t byte = *p++;
@@ -308,25 +309,25 @@ private:
 
   /// Reads past one value of wire type `wire` (a group: to its END_GROUP).
   const uint8_t *skip(const uint8_t *p, const uint8_t *end, uint32_t number,
-                      uint32_t wire, int depth) {
+                      pbc_wire_type wire, int depth) {
     uint64_t v;
     switch (wire) {
-    case kVarint:
+    case PBC_WIRE_VARINT:
       return varint(p, end, v);
-    case kFixed64:
-    case kFixed32: {
-      size_t n = wire == kFixed64 ? 8 : 4;
+    case PBC_WIRE_FIXED64:
+    case PBC_WIRE_FIXED32: {
+      size_t n = wire == PBC_WIRE_FIXED64 ? 8 : 4;
       if (static_cast<size_t>(end - p) < n)
         return fail(p, "a fixed-width value cut short by the end");
       return p + n;
     }
-    case kLen:
+    case PBC_WIRE_LEN:
       if (!(p = varint(p, end, v)))
         return nullptr;
       if (v > static_cast<uint64_t>(end - p))
         return fail(p, "a length past the end of its message");
       return p + v;
-    case kStartGroup:
+    case PBC_WIRE_START_GROUP:
       if (depth >= kMaxDepth)
         return fail(p, "nested more than 100 deep");
       while (true) {
@@ -336,13 +337,16 @@ private:
           return fail(p, "a group without its END_GROUP");
         if (!(p = varint(p, end, tag)))
           return nullptr;
-        if ((tag & 7) == kEndGroup) {
-          if ((tag >> 3) != number)
+        if (tag >> 32)
+          return fail(at, "a field number over 2^29");
+        uint32_t inner = pbc_tag_field_number(static_cast<uint32_t>(tag));
+        pbc_wire_type innerWire = pbc_tag_wire_type(static_cast<uint32_t>(tag));
+        if (innerWire == PBC_WIRE_END_GROUP) {
+          if (inner != number)
             return fail(at, "an END_GROUP that ends no group");
           return p;
         }
-        if (!(p = skip(p, end, static_cast<uint32_t>(tag >> 3), tag & 7,
-                       depth + 1)))
+        if (!(p = skip(p, end, inner, innerWire, depth + 1)))
           return nullptr;
       }
     default:
