@@ -6,43 +6,12 @@
 #include <string.h>
 
 #include "pbc_rt.h"
+#include "varint_back.h"
 
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PBC_WORD_VARINTS 1
-
-/* The low 56 bits of v as eight 7-bit groups, one a byte, by halving:
- * 28-bit halves into 32-bit lanes, 14-bit quarters into 16-bit lanes,
- * then bytes. */
-static inline uint64_t spread7(uint64_t v) {
-  uint64_t x = (v & UINT64_C(0x000000000fffffff)) |
-               ((v & UINT64_C(0x00fffffff0000000)) << 4);
-  x = (x & UINT64_C(0x00003fff00003fff)) |
-      ((x & UINT64_C(0x0fffc0000fffc000)) << 2);
-  return (x & UINT64_C(0x007f007f007f007f)) |
-         ((x & UINT64_C(0x3f803f803f803f80)) << 1);
-}
-
-/* 9 and 10 bytes (v >= 2^56), from spread7(v): the first eight bytes as
- * one word, all with their continuation bit, inside the varint; then the
- * top 8 bits. */
-static PBC_ALWAYS_INLINE uint8_t *
-put_spread_long(uint8_t *end, uint64_t spread, uint64_t v) {
-  uint64_t x = spread | UINT64_C(0x8080808080808080);
-  uint8_t top = (uint8_t)(v >> 56);
-  if (top < 0x80) {
-    memcpy(end - 9, &x, 8);
-    end[-1] = top;
-    return end - 9;
-  }
-  memcpy(end - 10, &x, 8);
-  end[-2] = top;
-  end[-1] = 1;
-  return end - 10;
-}
-
+#ifdef PBC_WORD_VARINTS
 PBC_NOINLINE static uint8_t *put_varint_long(uint8_t *end, uint64_t v) {
-  return put_spread_long(end, spread7(v), v);
+  return pbc_rt_spread_long(end, pbc_rt_spread7(v), v);
 }
 #endif
 
@@ -69,21 +38,7 @@ PBC_ALWAYS_INLINE uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
  * share one spread7. */
 PBC_ALWAYS_INLINE uint8_t *
 pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
-#ifdef PBC_WORD_VARINTS
-  uint64_t x = spread7(v);
-  if (v >= (UINT64_C(1) << 56))
-    return put_spread_long(end, x, v);
-  size_t n = pbc_varint_size(v);
-  /* Continuation bits on all bytes but the last, then the varint moved to
-   * the top of the word so that it ends at `end`; the word's low bytes land
-   * in the free room below it. */
-  x |= UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (n - 1))) - 1);
-  x <<= 8 * (8 - n);
-  memcpy(end - 8, &x, 8);
-  return end - n;
-#else
-  return pbc_rt_put_varint(end, v);
-#endif
+  return pbc_rt_varint_back_slack(end, v);
 }
 
 static void set_written(size_t *written, size_t n) {

@@ -44,8 +44,8 @@ typedef struct pbc_decoder {
  *   size_t T_encoded_size(const T *m);
  *   uint8_t *pbc__T_enc(const T *m, uint8_t *end, uint8_t *limit);
  *     writes the encoding backwards so that it ends at `end`; returns its
- *     first byte, or NULL when it would write below `limit` (a NULL limit:
- *     unchecked, the caller guarantees T_encoded_size(m) bytes of room). */
+ *     first byte, or NULL when it would write below `limit`. Bytes between
+ *     `limit` and the first byte may be overwritten (word stores). */
 typedef void (*pbc_init_fn)(void *m);
 typedef bool (*pbc_check_fn)(const void *m);
 typedef const uint8_t *(*pbc_decode_fn)(void *m, const uint8_t *p,
@@ -81,8 +81,8 @@ pbc_status pbc_rt_encode_at_end(const void *m, uint8_t *buf, size_t cap,
  * each object that calls it.
  *
  * The table-driven encoder (table_encode.c): writes `m` backwards ending at
- * `end`, no lower than `limit` (NULL: unchecked, as pbc__T_enc); returns
- * where it starts, NULL when it does not fit. */
+ * `end`, no lower than `limit`, as pbc__T_enc; returns where it starts,
+ * NULL when it does not fit. */
 uint8_t *pbc_table_encode_backwards(const pbc_message_desc *desc,
                                     const void *m, uint8_t *end,
                                     uint8_t *limit);

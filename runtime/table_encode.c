@@ -11,7 +11,9 @@
  * random message. */
 #include <assert.h>
 
+#include "pbc/writer.h"
 #include "table_internal.h"
+#include "varint_back.h"
 
 /* A varint-typed value as the varint it is written as; fixed-width ones as
  * their bits. */
@@ -108,6 +110,78 @@ static PBC_ALWAYS_INLINE size_t length_delimited(size_t n) {
   return pbc_varint_size(n) + n;
 }
 
+/* ---- The encoder's cases ------------------------------------------------
+ * What the size and the encoder do with a value, by type: one switch per
+ * value on a case chosen from the type's field_types.def row. */
+enum {
+  ENC_INT32,    /* int32, enum: sign-extended, so a negative one takes 10 */
+  ENC_UINT32,
+  ENC_VARINT64, /* int64, uint64 */
+  ENC_SINT32,
+  ENC_SINT64,
+  ENC_BOOL,
+  ENC_FIXED32,  /* fixed32, sfixed32, float: the stored bits */
+  ENC_FIXED64,  /* fixed64, sfixed64, double */
+  ENC_VIEW,     /* string, bytes */
+  ENC_MESSAGE,
+  ENC_GROUP
+};
+
+#define ENC_CASE(wire, repr, size)                                             \
+  ((wire) == PBC_WIRE_FIXED64          ? ENC_FIXED64                           \
+   : (wire) == PBC_WIRE_FIXED32        ? ENC_FIXED32                           \
+   : (wire) == PBC_WIRE_START_GROUP    ? ENC_GROUP                             \
+   : (repr) == PBC_TBL_REPR_MESSAGE    ? ENC_MESSAGE                           \
+   : (repr) == PBC_TBL_REPR_VIEW       ? ENC_VIEW                              \
+   : (repr) == PBC_TBL_REPR_BOOL       ? ENC_BOOL                              \
+   : (repr) == PBC_TBL_REPR_ZIGZAG     ? ((size) == 4 ? ENC_SINT32 : ENC_SINT64) \
+   : (size) == 8                       ? ENC_VARINT64                          \
+   : (repr) == PBC_TBL_REPR_SIGNED     ? ENC_INT32                             \
+                                       : ENC_UINT32)
+
+/* By pbc_field_type: runtime/field_types.def's rows. */
+static const uint8_t enc_cases[19] = {
+#define PBC_FIELD_TYPE(Name, name, number, wire, repr, ctype, size)           \
+  [number] = ENC_CASE(wire, PBC_TBL_REPR_##repr, size),
+#include "field_types.def"
+};
+
+static PBC_ALWAYS_INLINE unsigned enc_case(const pbc_field_desc *f) {
+  assert(f->type >= PBC_TYPE_DOUBLE && f->type <= PBC_TYPE_SINT64);
+  return enc_cases[f->type];
+}
+
+static PBC_ALWAYS_INLINE uint32_t zigzag32(uint32_t v) {
+  return (v << 1) ^ (uint32_t)((int32_t)v >> 31);
+}
+static PBC_ALWAYS_INLINE uint64_t zigzag64(uint64_t v) {
+  return (v << 1) ^ (uint64_t)((int64_t)v >> 63);
+}
+
+/* The varint a varint case's value is written as. */
+static PBC_ALWAYS_INLINE uint64_t varint_value(unsigned c, const uint8_t *p) {
+  switch (c) {
+  case ENC_INT32: return (uint64_t)(int64_t)(int32_t)pbc_tbl_load32(p);
+  case ENC_UINT32: return pbc_tbl_load32(p);
+  case ENC_SINT32: return zigzag32(pbc_tbl_load32(p));
+  case ENC_SINT64: return zigzag64(pbc_tbl_load64(p));
+  case ENC_BOOL: return *p != 0;
+  default: assert(c == ENC_VARINT64); return pbc_tbl_load64(p);
+  }
+}
+
+/* The varint cases of a switch on enc_case: each loads its value into v
+ * and breaks, so that they meet after the switch. One flat switch: a
+ * switch on the case and then another in varint_value cost a second
+ * dispatch per field. */
+#define VARINT_CASES(v, p)                                                     \
+  case ENC_INT32: v = varint_value(ENC_INT32, p); break;                       \
+  case ENC_UINT32: v = varint_value(ENC_UINT32, p); break;                     \
+  case ENC_VARINT64: v = varint_value(ENC_VARINT64, p); break;                 \
+  case ENC_SINT32: v = varint_value(ENC_SINT32, p); break;                     \
+  case ENC_SINT64: v = varint_value(ENC_SINT64, p); break;                     \
+  case ENC_BOOL: v = varint_value(ENC_BOOL, p); break;
+
 /* ---- Size --------------------------------------------------------------- */
 
 static size_t message_size(const pbc_message_desc *d, const uint8_t *m);
@@ -120,9 +194,17 @@ static size_t embedded_size(const pbc_field_desc *f,
   return f->type == PBC_TYPE_GROUP ? n + tag_size(f) : length_delimited(n);
 }
 
-static PBC_ALWAYS_INLINE size_t value_size(const pbc_field_desc *f, const uint8_t *p) {
-  if (pbc_tbl_is_view(f)) return length_delimited(pbc_tbl_load_view(p).size);
-  return scalar_size(f, p);
+/* A scalar, string or bytes value's bytes with its tag. */
+static PBC_ALWAYS_INLINE size_t value_field_size(const pbc_field_desc *f,
+                                                 const uint8_t *p) {
+  uint64_t v;
+  switch (enc_case(f)) {
+  VARINT_CASES(v, p)
+  case ENC_FIXED32: return tag_size(f) + 4;
+  case ENC_FIXED64: return tag_size(f) + 8;
+  default: return tag_size(f) + length_delimited(pbc_tbl_load_view(p).size);
+  }
+  return tag_size(f) + pbc_varint_size(v);
 }
 
 static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
@@ -138,18 +220,22 @@ static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
         total += pbc_varint_size(wire_value(f, v.data + i * stride));
     return tag_size(f) + length_delimited(total);
   }
-  const pbc_message_desc *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
-  for (size_t i = 0; i < v.size; i++) {
-    const uint8_t *e = v.data + i * stride;
-    total += sub ? embedded_size(f, sub, e) : value_size(f, e);
+  if (pbc_tbl_is_message(f)) {
+    const pbc_message_desc *sub = pbc_tbl_link_message(d, f);
+    for (size_t i = 0; i < v.size; i++)
+      total += tag_size(f) + embedded_size(f, sub, v.data + i * stride);
+    return total;
   }
-  return total + v.size * tag_size(f);
+  for (size_t i = 0; i < v.size; i++)
+    total += value_field_size(f, v.data + i * stride);
+  return total;
 }
 
-/* The size of a field other than a present BIT scalar: repeated,
- * messages, the other kinds. */
-static size_t other_size(const pbc_message_desc *d, const pbc_field_desc *f,
-                         const uint8_t *m) {
+/* The size of a field without a presence bit: repeated, messages, oneof
+ * members, map entry fields. */
+static PBC_NOINLINE size_t other_size_slow(const pbc_message_desc *d,
+                                           const pbc_field_desc *f,
+                                           const uint8_t *m) {
   if (f->kind == PBC_FIELD_REPEATED) return repeated_size(d, f, m);
   if (pbc_tbl_is_message(f)) {
     if (is_present(d, f, m))
@@ -159,72 +245,43 @@ static size_t other_size(const pbc_message_desc *d, const pbc_field_desc *f,
       return tag_size(f) + (f->type == PBC_TYPE_GROUP ? tag_size(f) : 1);
     return 0;
   }
-  return is_present_other(d, f, m) ? tag_size(f) + value_size(f, m + f->offset)
+  return is_present_other(d, f, m) ? value_field_size(f, m + f->offset)
                                    : 0;
 }
 
-/* ---- The fields to visit ------------------------------------------------
- * A message's encoders visit the fields whose presence bit is set (found
- * word by word from _presence[], through by_bit) and the fields without a
- * bit (others), not every field: most fields of a large proto2 message are
- * absent, and passing each one costs more than encoding a present one. The
- * size takes them in any order; the encoder needs number order, so it
- * marks them in a bitmap of field indexes and walks that backwards (a
- * message of more than VISIT_MAX_FIELDS fields, field by field). */
-enum { VISIT_MAX_FIELDS = 256, VISIT_WORDS = VISIT_MAX_FIELDS / 64 };
-
-static inline void visit(uint64_t *set, uint32_t index) {
-  set[index / 64] |= UINT64_C(1) << (index % 64);
-}
-
-/* Fills set with the fields to visit; its word count. */
-static inline uint32_t fields_to_visit(const pbc_message_desc *d,
-                                       const uint8_t *m, uint64_t *set) {
-  uint32_t words = (d->field_count + 63) / 64;
-  for (uint32_t w = 0; w < words; w++) set[w] = 0;
-  for (uint32_t w = 0; w * 32 < d->bit_count; w++) {
-    for (uint32_t bits = pbc_tbl_load32(m + w * 4); bits; bits &= bits - 1) {
-      uint32_t bit = w * 32 + (uint32_t)__builtin_ctz(bits);
-      assert(bit < d->bit_count && d->by_bit[bit] != PBC_NO_FIELD);
-      visit(set, d->by_bit[bit]);
-    }
-  }
-  for (uint32_t i = 0; i < d->other_count; i++) visit(set, d->others[i]);
-  return words;
-}
-
-/* A field's bytes; `bit_set`: f's presence bit (if it has one) is known
- * to be set. Scalars, strings and bytes with a bit or implicit presence
- * inline, the rest through other_size. */
-static PBC_ALWAYS_INLINE size_t field_size(const pbc_message_desc *d,
+/* The same, with proto3's scalars inline: a proto3 message's fields are
+ * all others. IMPLICIT is never a message (those are POINTER). */
+static PBC_ALWAYS_INLINE size_t other_size(const pbc_message_desc *d,
                                            const pbc_field_desc *f,
-                                           const uint8_t *m, bool bit_set) {
-  if (!pbc_tbl_is_message(f)) {
+                                           const uint8_t *m) {
+  if (f->kind == PBC_FIELD_IMPLICIT) {
     const uint8_t *at = m + f->offset;
-    if (f->kind == PBC_FIELD_BIT)
-      return bit_set || pbc_tbl_has_bit(f, m) ? tag_size(f) + value_size(f, at)
-                                              : 0;
-    if (f->kind == PBC_FIELD_IMPLICIT)
-      return implicit_present(f, at) ? tag_size(f) + value_size(f, at) : 0;
+    return implicit_present(f, at) ? value_field_size(f, at) : 0;
   }
-  return other_size(d, f, m);
+  return other_size_slow(d, f, m);
 }
 
+/* A size needs no order: the fields whose presence bit is set (a BIT
+ * field is a scalar, string or bytes), then the fields without a bit. */
 static size_t message_size(const pbc_message_desc *d, const uint8_t *m) {
   size_t total = 0;
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS)
     total += pbc_tbl_load_view(m + d->unknown_offset).size;
-  /* A size needs no order: the set bits, then the others, without a visit
-   * set. */
+  const pbc_field_desc *fields = d->fields;
   for (uint32_t w = 0; w * 32 < d->bit_count; w++) {
     for (uint32_t bits = pbc_tbl_load32(m + w * 4); bits; bits &= bits - 1) {
       uint32_t bit = w * 32 + (uint32_t)__builtin_ctz(bits);
       assert(bit < d->bit_count && d->by_bit[bit] != PBC_NO_FIELD);
-      total += field_size(d, &d->fields[d->by_bit[bit]], m, true);
+      const pbc_field_desc *f = &fields[d->by_bit[bit]];
+      total += value_field_size(f, m + f->offset);
     }
   }
-  for (uint32_t i = 0; i < d->other_count; i++)
-    total += field_size(d, &d->fields[d->others[i]], m, false);
+  if (d->bit_count == 0) /* every field is an other: no indirection */
+    for (uint32_t i = 0; i < d->field_count; i++)
+      total += other_size(d, &fields[i], m);
+  else
+    for (uint32_t i = 0; i < d->other_count; i++)
+      total += other_size(d, &fields[d->others[i]], m);
   return total;
 }
 
@@ -233,74 +290,135 @@ PBC_NOINLINE size_t pbc_table_encoded_size(const pbc_message_desc *d,
   return message_size(d, (const uint8_t *)m);
 }
 
-/* ---- Encode, backwards ---------------------------------------------------- */
+/* ---- Encode, backwards --------------------------------------------------
+ * The fast paths store whole words ending at the position (a varint of up
+ * to 8 bytes is one 8-byte store, see varint_back.h), so they need SLOP
+ * bytes of room below it besides a string's bytes: a value of at most 10
+ * bytes, then a tag stored as a word below it. Near the limit a field's
+ * exact size is checked and its bytes stored one by one. */
+enum { SLOP = 2 * PBC_MAX_VARINT_BYTES };
 
-/* Room for n bytes below pos, above limit; a NULL limit: the caller
- * guarantees the room (pbc__T_enc's unchecked form). */
-static PBC_ALWAYS_INLINE bool room(const uint8_t *pos, const uint8_t *limit, size_t n) {
-  return limit == NULL || (size_t)(pos - limit) >= n;
+static PBC_ALWAYS_INLINE bool room(const uint8_t *pos, const uint8_t *limit,
+                                   size_t n) {
+  return (size_t)(pos - limit) >= n;
 }
 
-/* A varint ending at pos, whose room was checked: one and two bytes
- * (every tag of a field numbered below 2048) inline. */
-static PBC_ALWAYS_INLINE uint8_t *put_varint_unchecked(uint8_t *pos,
-                                                       uint64_t v) {
-  if (v < 0x80) {
+/* The writers below take `slack`, a constant: true, they may store below
+ * what they write (SLOP bytes of room); false, they store exactly their
+ * bytes (near the limit). */
+static PBC_ALWAYS_INLINE uint8_t *varint_back(uint8_t *pos, uint64_t v,
+                                              bool slack) {
+  if (PBC_LIKELY(v < 0x80)) {
     *--pos = (uint8_t)v;
     return pos;
   }
-  if (v < 0x4000) {
+  if (v < 0x4000) { /* tags of fields 16 to 2047, most lengths */
     pos -= 2;
     pos[0] = (uint8_t)(v | 0x80);
     pos[1] = (uint8_t)(v >> 7);
     return pos;
   }
-  return pbc_rt_put_varint(pos, v);
+  return slack ? pbc_rt_varint_back_slack(pos, v) : pbc_rt_put_varint(pos, v);
 }
 
-static PBC_ALWAYS_INLINE uint8_t *put_varint(uint8_t *pos, const uint8_t *limit,
-                                  uint64_t v) {
-  if (!room(pos, limit, pbc_varint_size(v))) return NULL;
-  return put_varint_unchecked(pos, v);
+static PBC_ALWAYS_INLINE uint8_t *tag_back(uint8_t *pos,
+                                           const pbc_field_desc *f,
+                                           pbc_wire_type wt, bool slack) {
+  return varint_back(pos, pbc_make_tag(f->number, wt), slack);
 }
 
-static PBC_ALWAYS_INLINE uint8_t *put_tag(uint8_t *pos, const uint8_t *limit,
-                               const pbc_field_desc *f, pbc_wire_type wt) {
-  return put_varint(pos, limit, pbc_make_tag(f->number, wt));
-}
-
-static PBC_ALWAYS_INLINE uint8_t *put_data(uint8_t *pos, const uint8_t *limit,
-                                const void *data, size_t n) {
-  if (!room(pos, limit, n)) return NULL;
+/* n bytes ending at pos, none below them: word moves up to 32 bytes, no
+ * call. */
+static PBC_ALWAYS_INLINE uint8_t *data_back(uint8_t *pos, const uint8_t *s,
+                                            size_t n) {
   pos -= n;
-  if (n) memcpy(pos, data, n);
+  if (n > 32) {
+    memcpy(pos, s, n);
+  } else if (n >= 4) {
+    pbc__copy_small(pos, s, n); /* exact from 4 bytes on */
+  } else if (n > 0) {
+    pos[0] = s[0];
+    pos[n / 2] = s[n / 2];
+    pos[n - 1] = s[n - 1];
+  }
   return pos;
 }
 
-/* A scalar value without its tag, room checked. */
-static PBC_ALWAYS_INLINE uint8_t *put_scalar_unchecked(uint8_t *pos,
-                                            const pbc_field_desc *f,
-                                            const uint8_t *p) {
-  switch (pbc_tbl_wire_type(f)) {
-  case PBC_WIRE_FIXED64: pos -= 8; memcpy(pos, p, 8); return pos;
-  case PBC_WIRE_FIXED32: pos -= 4; memcpy(pos, p, 4); return pos;
-  default: return put_varint_unchecked(pos, wire_value(f, p));
-  }
+/* A packed element (no tag): a varint case's or a bool's. */
+static PBC_ALWAYS_INLINE uint8_t *element_back(uint8_t *pos, unsigned c,
+                                               const uint8_t *p, bool slack) {
+  return varint_back(pos, varint_value(c, p), slack);
 }
 
-/* The most a scalar and its tag take. */
-enum { MAX_SCALAR_FIELD = PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES };
+/* A scalar, string or bytes value with its tag. */
+static PBC_ALWAYS_INLINE uint8_t *value_back(uint8_t *pos,
+                                             const pbc_field_desc *f,
+                                             const uint8_t *p, bool slack) {
+  uint64_t v;
+  pbc_wire_type wt;
+  switch (enc_case(f)) {
+  VARINT_CASES(v, p)
+  case ENC_FIXED32: {
+    pos -= 4;
+    memcpy(pos, p, 4);
+    wt = PBC_WIRE_FIXED32;
+    goto tag;
+  }
+  case ENC_FIXED64: {
+    pos -= 8;
+    memcpy(pos, p, 8);
+    wt = PBC_WIRE_FIXED64;
+    goto tag;
+  }
+  default: {
+    pbc_bytes b = pbc_tbl_load_view(p);
+    pos = varint_back(data_back(pos, b.data, b.size), b.size, slack);
+    wt = PBC_WIRE_LEN;
+    goto tag;
+  }
+  }
+  pos = varint_back(pos, v, slack);
+  wt = PBC_WIRE_VARINT;
+tag:
+  return tag_back(pos, f, wt, slack);
+}
 
-/* A scalar without its tag. Its room: the most any scalar takes, or near
- * the limit its own size (the writes below are exact). */
-static PBC_ALWAYS_INLINE uint8_t *put_scalar(uint8_t *pos,
+/* value_back near the limit: its exact size checked, its exact bytes
+ * stored (an exactly sized buffer's first fields come here). */
+static PBC_NOINLINE uint8_t *put_value_tight(uint8_t *pos,
                                              const uint8_t *limit,
                                              const pbc_field_desc *f,
                                              const uint8_t *p) {
-  if (!room(pos, limit, PBC_MAX_VARINT_BYTES) &&
-      !room(pos, limit, scalar_size(f, p)))
-    return NULL;
-  return put_scalar_unchecked(pos, f, p);
+  if (!room(pos, limit, value_field_size(f, p))) return NULL;
+  return value_back(pos, f, p, false);
+}
+
+/* A present scalar, string or bytes value with its tag: one room check,
+ * a string's bytes and all. */
+static PBC_ALWAYS_INLINE uint8_t *put_value(uint8_t *pos, const uint8_t *limit,
+                                            const pbc_field_desc *f,
+                                            const uint8_t *p) {
+  size_t data = enc_case(f) == ENC_VIEW ? pbc_tbl_load_view(p).size : 0;
+  if (PBC_LIKELY(room(pos, limit, SLOP + data)))
+    return value_back(pos, f, p, true);
+  return put_value_tight(pos, limit, f, p);
+}
+
+/* A tag, and before it (below it in memory: after it on the wire) nothing
+ * else: the group tags. */
+static uint8_t *put_tag(uint8_t *pos, const uint8_t *limit,
+                        const pbc_field_desc *f, pbc_wire_type wt) {
+  if (PBC_LIKELY(room(pos, limit, SLOP))) return tag_back(pos, f, wt, true);
+  return room(pos, limit, tag_size(f)) ? tag_back(pos, f, wt, false) : NULL;
+}
+
+/* A length-delimited field's tag and length in front of its payload. */
+static uint8_t *put_length_tag(uint8_t *pos, const uint8_t *limit,
+                               const pbc_field_desc *f, size_t n) {
+  if (PBC_LIKELY(room(pos, limit, SLOP)))
+    return tag_back(varint_back(pos, n, true), f, PBC_WIRE_LEN, true);
+  if (!room(pos, limit, tag_size(f) + pbc_varint_size(n))) return NULL;
+  return tag_back(varint_back(pos, n, false), f, PBC_WIRE_LEN, false);
 }
 
 static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
@@ -317,50 +435,28 @@ static uint8_t *put_embedded(uint8_t *pos, const uint8_t *limit,
   }
   uint8_t *end = pos;
   pos = message_enc(sub, s, pos, limit);
-  if (pos) pos = put_varint(pos, limit, (uint64_t)(end - pos));
-  return pos ? put_tag(pos, limit, f, PBC_WIRE_LEN) : NULL;
+  return pos ? put_length_tag(pos, limit, f, (size_t)(end - pos)) : NULL;
 }
 
-/* A scalar, string or bytes value (or element) with its tag: one room
- * check (as put_scalar's), then a case per type. */
-static PBC_ALWAYS_INLINE uint8_t *put_value(uint8_t *pos, const uint8_t *limit,
-                                            const pbc_field_desc *f,
-                                            const uint8_t *p) {
-  size_t data = pbc_tbl_is_view(f) ? pbc_tbl_load_view(p).size : 0;
-  if (!room(pos, limit, MAX_SCALAR_FIELD + data) &&
-      !room(pos, limit, tag_size(f) + value_size(f, p)))
-    return NULL;
-  uint32_t tag = pbc_make_tag(f->number, PBC_WIRE_VARINT);
-  uint64_t v;
-  switch (f->type) {
-  case PBC_TYPE_DOUBLE: case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64:
-    pos -= 8;
-    memcpy(pos, p, 8);
-    return put_varint_unchecked(pos, tag | PBC_WIRE_FIXED64);
-  case PBC_TYPE_FLOAT: case PBC_TYPE_FIXED32: case PBC_TYPE_SFIXED32:
-    pos -= 4;
-    memcpy(pos, p, 4);
-    return put_varint_unchecked(pos, tag | PBC_WIRE_FIXED32);
-  case PBC_TYPE_STRING: case PBC_TYPE_BYTES:
-    pos -= data;
-    if (data) memcpy(pos, pbc_tbl_load_view(p).data, data);
-    pos = put_varint_unchecked(pos, data);
-    return put_varint_unchecked(pos, tag | PBC_WIRE_LEN);
-  case PBC_TYPE_INT32: case PBC_TYPE_ENUM: /* sign-extended: 10 bytes */
-    v = (uint64_t)(int64_t)(int32_t)pbc_tbl_load32(p);
-    break;
-  case PBC_TYPE_UINT32:
-    v = pbc_tbl_load32(p);
-    break;
-  case PBC_TYPE_BOOL:
-    v = *p != 0;
-    break;
-  default:
-    v = wire_value(f, p);
-    break;
+/* A packed run's elements, without the tag and length. */
+static uint8_t *put_packed(uint8_t *pos, const uint8_t *limit,
+                           const pbc_field_desc *f, pbc_bytes v,
+                           size_t stride) {
+  unsigned c = enc_case(f);
+  if (c == ENC_FIXED32 || c == ENC_FIXED64) { /* as stored, little-endian */
+    size_t n = v.size * stride;
+    return room(pos, limit, n) ? data_back(pos, v.data, n) : NULL;
   }
-  pos = put_varint_unchecked(pos, v);
-  return put_varint_unchecked(pos, tag);
+  for (size_t i = v.size; i-- > 0;) {
+    const uint8_t *e = v.data + i * stride;
+    if (PBC_LIKELY(room(pos, limit, SLOP))) {
+      pos = element_back(pos, c, e, true);
+      continue;
+    }
+    if (!room(pos, limit, pbc_varint_size(varint_value(c, e)))) return NULL;
+    pos = element_back(pos, c, e, false);
+  }
+  return pos;
 }
 
 static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
@@ -371,24 +467,27 @@ static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
   size_t stride = pbc_tbl_value_bytes(d, f);
   if (f->flags & PBC_FIELD_PACKED) {
     uint8_t *end = pos;
+    pos = put_packed(pos, limit, f, v, stride);
+    return pos ? put_length_tag(pos, limit, f, (size_t)(end - pos)) : NULL;
+  }
+  if (pbc_tbl_is_message(f)) { /* elements are structs in place */
+    const pbc_message_desc *sub = pbc_tbl_link_message(d, f);
     for (size_t i = v.size; i-- > 0 && pos;)
-      pos = put_scalar(pos, limit, f, v.data + i * stride);
-    if (pos) pos = put_varint(pos, limit, (uint64_t)(end - pos));
-    return pos ? put_tag(pos, limit, f, PBC_WIRE_LEN) : NULL;
+      pos = put_embedded(pos, limit, f, sub, v.data + i * stride);
+    return pos;
   }
-  const pbc_message_desc *sub = pbc_tbl_is_message(f) ? pbc_tbl_link_message(d, f) : NULL;
-  for (size_t i = v.size; i-- > 0 && pos;) {
-    const uint8_t *e = v.data + i * stride;
-    /* Message elements are structs in place, not pointers. */
-    pos = sub ? put_embedded(pos, limit, f, sub, e) : put_value(pos, limit, f, e);
-  }
+  for (size_t i = v.size; i-- > 0 && pos;)
+    pos = put_value(pos, limit, f, v.data + i * stride);
   return pos;
 }
 
-/* A field other than a BIT scalar: repeated, messages, the other kinds. */
-static uint8_t *put_other(uint8_t *pos, const uint8_t *limit,
-                          const pbc_message_desc *d, const pbc_field_desc *f,
-                          const uint8_t *m) {
+/* A field without a presence bit but proto3's scalars: repeated, messages,
+ * oneof members, map entry fields. */
+static PBC_NOINLINE uint8_t *put_other_slow(uint8_t *pos,
+                                            const uint8_t *limit,
+                                            const pbc_message_desc *d,
+                                            const pbc_field_desc *f,
+                                            const uint8_t *m) {
   if (f->kind == PBC_FIELD_REPEATED) return put_repeated(pos, limit, d, f, m);
   if (pbc_tbl_is_message(f)) {
     if (is_present(d, f, m))
@@ -400,57 +499,75 @@ static uint8_t *put_other(uint8_t *pos, const uint8_t *limit,
       pos = put_tag(pos, limit, f, PBC_WIRE_END_GROUP);
       return pos ? put_tag(pos, limit, f, PBC_WIRE_START_GROUP) : NULL;
     }
-    pos = put_varint(pos, limit, 0);
-    return pos ? put_tag(pos, limit, f, PBC_WIRE_LEN) : NULL;
+    return put_length_tag(pos, limit, f, 0);
   }
-  return is_present_other(d, f, m) ? put_value(pos, limit, f, m + f->offset)
-                                   : pos;
+  return is_present_other(d, f, m)
+             ? put_value(pos, limit, f, m + f->offset)
+             : pos;
 }
 
-/* A field with its tag, if written; `bit_set` as for field_size. */
-static PBC_ALWAYS_INLINE uint8_t *put_field(uint8_t *pos, const uint8_t *limit,
+static PBC_ALWAYS_INLINE uint8_t *put_other(uint8_t *pos, const uint8_t *limit,
                                             const pbc_message_desc *d,
                                             const pbc_field_desc *f,
-                                            const uint8_t *m, bool bit_set) {
-  if (!pbc_tbl_is_message(f)) {
+                                            const uint8_t *m) {
+  if (f->kind == PBC_FIELD_IMPLICIT) {
     const uint8_t *at = m + f->offset;
-    if (f->kind == PBC_FIELD_BIT)
-      return bit_set || pbc_tbl_has_bit(f, m) ? put_value(pos, limit, f, at)
-                                              : pos;
-    if (f->kind == PBC_FIELD_IMPLICIT)
-      return implicit_present(f, at) ? put_value(pos, limit, f, at) : pos;
+    return implicit_present(f, at) ? put_value(pos, limit, f, at) : pos;
   }
-  return put_other(pos, limit, d, f, m);
+  return put_other_slow(pos, limit, d, f, m);
 }
 
-/* Whether the encoder walks a message's fields one by one: too many for
- * the visit set, or none with a presence bit (the visit set would hold
- * them all). */
-static inline bool walk_all(const pbc_message_desc *d) {
-  return d->field_count > VISIT_MAX_FIELDS || d->bit_count == 0;
+/* The fields whose presence bit in [from, to) is set, highest first. */
+static PBC_ALWAYS_INLINE uint8_t *put_bits(uint8_t *pos, const uint8_t *limit,
+                                           const pbc_message_desc *d,
+                                           const uint8_t *m, uint32_t from,
+                                           uint32_t to) {
+  assert(from < to && to <= d->bit_count);
+  uint32_t last = (to - 1) / 32;
+  for (uint32_t w = last + 1; w-- > from / 32 && pos;) {
+    uint32_t bits = pbc_tbl_load32(m + w * 4);
+    if (w == last) bits &= UINT32_MAX >> (31 - (to - 1) % 32);
+    if (w == from / 32) bits &= UINT32_MAX << (from % 32);
+    while (bits && pos) {
+      uint32_t high = 31 - (uint32_t)__builtin_clz(bits);
+      bits &= ~(UINT32_C(1) << high);
+      const pbc_field_desc *f = &d->fields[d->by_bit[w * 32 + high]];
+      pos = put_value(pos, limit, f, m + f->offset);
+    }
+  }
+  return pos;
 }
 
+/* Backwards, highest number first. Presence bits follow field numbers
+ * (ProtoLayout.cpp), so the bits of the fields above the field others[o]
+ * (the fields without a bit, ascending) are those from others[o] - o up:
+ * each of those is written after the set bits above it, from the
+ * highest. A proto3 message's fields are all others. */
 static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
                             uint8_t *pos, const uint8_t *limit) {
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
     pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
-    pos = put_data(pos, limit, u.data, u.size);
-  }
-  /* Backwards: the highest field first. */
-  if (walk_all(d)) {
-    for (uint32_t i = d->field_count; i-- > 0 && pos;)
-      pos = put_field(pos, limit, d, &d->fields[i], m, false);
-    return pos;
-  }
-  uint64_t set[VISIT_WORDS];
-  for (uint32_t w = fields_to_visit(d, m, set); w-- > 0;) {
-    for (uint64_t bits = set[w]; bits && pos;) {
-      uint32_t high = 63 - (uint32_t)__builtin_clzll(bits);
-      bits &= ~(UINT64_C(1) << high);
-      pos = put_field(pos, limit, d, &d->fields[w * 64 + high], m, true);
+    if (u.size) {
+      if (!room(pos, limit, u.size)) return NULL;
+      pos = data_back(pos, u.data, u.size);
     }
   }
-  return pos;
+  uint32_t to = d->bit_count;
+  if (to == 0) { /* every field is an other: no indirection */
+    assert(d->other_count == d->field_count);
+    for (uint32_t i = d->field_count; i-- > 0 && pos;)
+      pos = put_other(pos, limit, d, &d->fields[i], m);
+    return pos;
+  }
+  for (uint32_t o = d->other_count; o-- > 0 && pos;) {
+    uint32_t i = d->others[o], from = i - o;
+    if (from < to) {
+      pos = put_bits(pos, limit, d, m, from, to);
+      to = from;
+    }
+    if (pos) pos = put_other(pos, limit, d, &d->fields[i], m);
+  }
+  return to && pos ? put_bits(pos, limit, d, m, 0, to) : pos;
 }
 
 PBC_NOINLINE uint8_t *

@@ -60,8 +60,15 @@ void layOut(MessageOp message) {
   Builder b(message.getContext());
   auto offsetAttr = [&](int64_t v) { return b.getI64IntegerAttr(v); };
 
+  // Bits in field-number order: walking the set bits from the highest
+  // visits the present fields in the order the table encoder writes them
+  // (backwards, highest number first), with no sort.
+  SmallVector<FieldOp> byNumber(message.getFields());
+  llvm::stable_sort(byNumber, [](FieldOp a, FieldOp b) {
+    return a.getNumber() < b.getNumber();
+  });
   int32_t bits = 0;
-  for (FieldOp field : message.getFields())
+  for (FieldOp field : byNumber)
     if (needsPresenceBit(field))
       field.setPresenceBitAttr(b.getI32IntegerAttr(bits++));
     else

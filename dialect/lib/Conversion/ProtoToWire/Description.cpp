@@ -421,6 +421,9 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       byBit.resize(f->presenceBit + 1, PBC_NO_FIELD);
     byBit[f->presenceBit] = static_cast<uint16_t>(i);
   }
+  // The table encoder writes the fields in the order of their bits
+  // (ProtoLayout assigns them by number).
+  assert(llvm::is_sorted(byBit) && "presence bits out of field order");
   size_t byBitAt = data.size();
   append16(byBit);
   size_t othersAt = data.size();

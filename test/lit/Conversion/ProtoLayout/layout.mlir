@@ -95,6 +95,22 @@ proto.message @O file "a.proto" {
 
 // -----
 
+// Presence bits follow field numbers, not declaration order: the table
+// encoder writes the set bits from the highest as the highest numbers.
+// CHECK-LABEL: proto.message @Shuffled
+proto.message @Shuffled file "a.proto" {
+  // CHECK: "c" = 30 : int32 optional {offset = {{.*}}, presence_bit = 2 : i32}
+  proto.field "c" = 30 : int32 optional
+  // CHECK: "a" = 1 : int32 optional {offset = {{.*}}, presence_bit = 0 : i32}
+  proto.field "a" = 1 : int32 optional
+  // CHECK: "o" = 2 : int32 repeated {offset = {{.*}}}
+  proto.field "o" = 2 : int32 repeated
+  // CHECK: "b" = 7 : string optional {offset = {{.*}}, presence_bit = 1 : i32}
+  proto.field "b" = 7 : string optional
+}
+
+// -----
+
 // A map entry: no presence bits (both fields are always written), no
 // unknown fields.
 // CHECK-LABEL: proto.message @E
