@@ -16,6 +16,7 @@ const char *pbc_status_str(pbc_status s) {
   case PBC_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
   case PBC_ERR_TOO_LARGE: return "message too large (2 GiB or more)";
   case PBC_ERR_ARENA_LIMIT: return "arena byte limit reached";
+  case PBC_ERR_NO_NAMES: return "message compiled without field names (LITE_RUNTIME)";
   }
   return "unknown status";
 }

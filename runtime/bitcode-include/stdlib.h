@@ -5,4 +5,6 @@
 void *malloc(size_t size);
 void *realloc(void *p, size_t size);
 void free(void *p);
+double strtod(const char *restrict s, char **restrict end);
+float strtof(const char *restrict s, char **restrict end);
 #endif

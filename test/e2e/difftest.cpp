@@ -106,11 +106,13 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/text_format.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include "description_check.h"
 #include "pbc/pbc.h"
+#include "pbc/text.h"
 
 namespace gp = google::protobuf;
 using gp::Descriptor;
@@ -465,6 +467,7 @@ const char *StatusName(int s) {
     case PBC_ERR_BUFFER_TOO_SMALL: return "PBC_ERR_BUFFER_TOO_SMALL";
     case PBC_ERR_TOO_LARGE: return "PBC_ERR_TOO_LARGE";
     case PBC_ERR_ARENA_LIMIT: return "PBC_ERR_ARENA_LIMIT";
+    case PBC_ERR_NO_NAMES: return "PBC_ERR_NO_NAMES";
   }
   return "(unknown pbc_status)";
 }
@@ -2392,6 +2395,78 @@ class Checker {
     return true;
   }
 
+  // (t) text format: what pbc_text_print makes of the struct Canonical
+  // decoded is what libprotobuf's TextFormat::Printer prints for the same
+  // bytes read in pbc's view of the schema (extensions as unknown fields),
+  // byte for byte: multi-line, and on one line without the trailing space
+  // (ShortDebugString's form). Also into a buffer one byte short (its
+  // prefix, BUFFER_TOO_SMALL) and through a writer of 5-byte chunks. A
+  // LITE_RUNTIME library has no names: NO_NAMES.
+  bool Text(const std::string &bytes) {
+    g_stats["text format"].first++;
+    std::unique_ptr<Message> lib = ctx_.schema->NewOpaque(d_);
+    if (!lib->ParseFromString(bytes))
+      return Fail("text format", "libprotobuf cannot parse its own serialization", bytes);
+    // As description_check.cpp decides it: the command line, else the file.
+    const bool lite = ctx_.opts->optimize_for.empty()
+                          ? d_->file()->options().optimize_for() == gp::FileOptions::LITE_RUNTIME
+                          : ctx_.opts->optimize_for == "lite-runtime";
+    for (bool single : {false, true}) {
+      const char *form = single ? "one-line text" : "text";
+      std::string want;
+      gp::TextFormat::Printer printer;
+      printer.SetSingleLineMode(single);
+      printer.PrintToString(*lib, &want);
+      if (single && !want.empty() && want.back() == ' ') want.pop_back();
+      pbc_text_options o = {single};
+      size_t n = 0;
+      pbc_status s = pbc_text_print(pbc_->info(), pbc_->mem(), nullptr, 0, &n, &o);
+      if (lite) {
+        if (s != PBC_ERR_NO_NAMES)
+          return Fail(form, std::string("a LITE_RUNTIME message printed: ") + StatusName(s),
+                      bytes);
+        return true;
+      }
+      std::string got(n, '\0');
+      pbc_status full = pbc_text_print(pbc_->info(), pbc_->mem(), got.data(), n, nullptr, &o);
+      if (full == PBC_OK && got != want) {
+        size_t at = 0;
+        while (at < got.size() && at < want.size() && got[at] == want[at]) at++;
+        size_t from = at < 60 ? 0 : at - 60;
+        return Fail(form,
+                    "pbc_text_print differs from libprotobuf's at byte " + std::to_string(at) +
+                        ":\n--- libprotobuf:\n" + want.substr(from, 120) + "\n--- pbc:\n" +
+                        got.substr(from, 120) + "\n---",
+                    bytes, &want, &got);
+      }
+      if (s != (want.empty() ? PBC_OK : PBC_ERR_BUFFER_TOO_SMALL) || n != want.size() ||
+          full != PBC_OK)
+        return Fail(form,
+                    std::string("asking for the length: ") + StatusName(s) + ", " +
+                        std::to_string(n) + " bytes, libprotobuf printed " +
+                        std::to_string(want.size()) + "; printing: " + StatusName(full),
+                    bytes, &want);
+      if (!want.empty()) {
+        std::string shorter(want.size() - 1, '\0');
+        s = pbc_text_print(pbc_->info(), pbc_->mem(), shorter.data(), shorter.size(), &n, &o);
+        if (s != PBC_ERR_BUFFER_TOO_SMALL || n != want.size() ||
+            shorter != want.substr(0, shorter.size()))
+          return Fail(form, std::string("a buffer one byte short: ") + StatusName(s), bytes,
+                      &want, &shorter);
+      }
+      pbc_heap_writer h;
+      pbc_heap_writer_init(&h, 5);
+      s = pbc_text_write(pbc_->info(), pbc_->mem(), &h.writer, &o);
+      std::string written(pbc_heap_writer_size(&h), '\0');
+      pbc_heap_writer_copy(&h, written.data(), written.size());
+      pbc_heap_writer_destroy(&h);
+      if (s != PBC_OK || written != want)
+        return Fail(form, std::string("pbc_text_write with 5-byte chunks: ") + StatusName(s),
+                    bytes, &want, &written);
+    }
+    return true;
+  }
+
   // Both parse `input` (or both reject it); accepted input re-encodes to the
   // same bytes (see Expect for the variations).
   bool Same(const char *check, const std::string &input, const Expect &e = Expect()) {
@@ -2788,6 +2863,7 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
   // (a), (b)
   if (!c.Canonical(bytes)) return fail();
   if (!opaque && !c.Described(msg, bytes)) return fail();
+  if (!opaque && !c.Text(bytes)) return fail();
   // (c) variant encodings (not for message sets: pbc gives their bytes back
   // as they are, libprotobuf re-encodes them).
   for (int v = 0; v < 2 && !opaque; v++) {

@@ -1,0 +1,533 @@
+/* Text format printing (pbc/text.h): libprotobuf 3.21's TextFormat::Printer
+ * from a message's description. The differential test prints every random
+ * message of the difftest with both and compares the bytes. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pbc/text.h"
+#include "table_internal.h"
+
+/* Where the text goes: a buffer (len counts every byte, also those past
+ * cap) or a writer. In one-line mode the space after a field waits in
+ * `space` until more text follows, so the last one is never written. */
+typedef struct printer {
+  char *buf;
+  size_t cap, len;
+  pbc_writer *w;
+  bool single_line, space;
+  unsigned indent;
+  pbc_status status; /* NO_NAMES stops the output */
+} printer;
+
+static void emit_raw(printer *p, const char *s, size_t n) {
+  if (p->status != PBC_OK) return;
+  if (p->w != NULL) {
+    pbc_writer_write(p->w, s, n);
+    return;
+  }
+  if (p->len < p->cap) {
+    size_t room = p->cap - p->len;
+    memcpy(p->buf + p->len, s, n < room ? n : room);
+  }
+  p->len += n;
+}
+
+static void emit(printer *p, const char *s, size_t n) {
+  if (p->space) {
+    p->space = false;
+    emit_raw(p, " ", 1);
+  }
+  emit_raw(p, s, n);
+}
+
+static void emit_str(printer *p, const char *s) { emit(p, s, strlen(s)); }
+
+/* A field's line starts with its indentation; in one-line mode a space
+ * ends what a newline ends. */
+static void line_start(printer *p) {
+  if (p->single_line) return;
+  for (unsigned i = 0; i < p->indent; i++) emit(p, "  ", 2);
+}
+static void line_end(printer *p) {
+  if (p->single_line) p->space = true;
+  else emit(p, "\n", 1);
+}
+
+/* `name {` and the indentation inside; close_block the `}`. */
+static void open_block(printer *p) {
+  emit_str(p, " {");
+  line_end(p);
+  p->indent++;
+}
+static void close_block(printer *p) {
+  p->indent--;
+  line_start(p);
+  emit(p, "}", 1);
+  line_end(p);
+}
+
+/* ---- Values ------------------------------------------------------------- */
+
+static void emit_u64(printer *p, uint64_t v) {
+  char digits[20];
+  size_t n = 0;
+  do {
+    digits[sizeof digits - ++n] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  emit(p, digits + sizeof digits - n, n);
+}
+
+static void emit_i64(printer *p, int64_t v) {
+  if (v < 0) {
+    emit(p, "-", 1);
+    emit_u64(p, 0 - (uint64_t)v);
+  } else {
+    emit_u64(p, (uint64_t)v);
+  }
+}
+
+static void emit_hex(printer *p, uint64_t v, unsigned digits) {
+  char s[18] = "0x";
+  for (unsigned i = 0; i < digits; i++)
+    s[2 + i] = "0123456789abcdef"[(v >> (4 * (digits - 1 - i))) & 15];
+  emit(p, s, 2 + digits);
+}
+
+/* libprotobuf's SimpleDtoa and SimpleFtoa: DBL_DIG (FLT_DIG) significant
+ * digits, two (three) more when those do not read back as the value. For a
+ * float, reading back is safe_strtof, which also fails when strtof reports
+ * an underflow: every non-zero subnormal takes the 9 digits. */
+static void emit_real(printer *p, double v, bool is_float) {
+  char s[32];
+  if (v != v) {
+    emit_str(p, "nan");
+    return;
+  }
+  if (v == __builtin_inf() || v == -__builtin_inf()) {
+    emit_str(p, v > 0 ? "inf" : "-inf");
+    return;
+  }
+  if (is_float) { /* v is a float's value, exactly */
+    snprintf(s, sizeof s, "%.6g", v);
+    bool subnormal = v != 0 && v < 0x1p-126 && v > -0x1p-126;
+    if (subnormal || strtof(s, NULL) != (float)v)
+      snprintf(s, sizeof s, "%.9g", v);
+  } else {
+    snprintf(s, sizeof s, "%.15g", v);
+    if (strtod(s, NULL) != v) snprintf(s, sizeof s, "%.17g", v);
+  }
+  emit_str(p, s);
+}
+
+/* libprotobuf's CEscape, in double quotes: runs of plain bytes at once. */
+static void emit_quoted(printer *p, const uint8_t *s, size_t n) {
+  emit(p, "\"", 1);
+  size_t run = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = s[i];
+    const char *esc = NULL;
+    char oct[4];
+    switch (c) {
+    case '\n': esc = "\\n"; break;
+    case '\r': esc = "\\r"; break;
+    case '\t': esc = "\\t"; break;
+    case '"': esc = "\\\""; break;
+    case '\'': esc = "\\'"; break;
+    case '\\': esc = "\\\\"; break;
+    default:
+      if (c >= 0x20 && c < 0x7f) continue;
+      oct[0] = '\\';
+      oct[1] = (char)('0' + (c >> 6));
+      oct[2] = (char)('0' + ((c >> 3) & 7));
+      oct[3] = (char)('0' + (c & 7));
+      break;
+    }
+    emit(p, (const char *)s + run, i - run);
+    if (esc) emit_str(p, esc);
+    else emit(p, oct, 4);
+    run = i + 1;
+  }
+  emit(p, (const char *)s + run, n - run);
+  emit(p, "\"", 1);
+}
+
+/* An enum value by the name of its first value with that number (values
+ * are sorted by number, aliases in declaration order), else its number. */
+static void emit_enum(printer *p, const pbc_enum_info *e, int32_t v) {
+  uint32_t lo = 0, hi = e->value_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (e->values[mid].number < v) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < e->value_count && e->values[lo].number == v)
+    emit_str(p, e->strings + e->values[lo].name);
+  else
+    emit_i64(p, v);
+}
+
+static void print_fields(printer *p, const pbc_message_desc *d,
+                         const uint8_t *m);
+
+/* A scalar, string or bytes value after its `name: `. */
+static void emit_value(printer *p, const pbc_message_desc *d,
+                       const pbc_field_desc *f, const uint8_t *at) {
+  switch (f->type) {
+  case PBC_TYPE_DOUBLE: {
+    double v;
+    memcpy(&v, at, 8);
+    emit_real(p, v, false);
+    break;
+  }
+  case PBC_TYPE_FLOAT: {
+    float v;
+    memcpy(&v, at, 4);
+    emit_real(p, v, true);
+    break;
+  }
+  case PBC_TYPE_INT64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64:
+    emit_i64(p, (int64_t)pbc_tbl_load64(at));
+    break;
+  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64:
+    emit_u64(p, pbc_tbl_load64(at));
+    break;
+  case PBC_TYPE_INT32: case PBC_TYPE_SFIXED32: case PBC_TYPE_SINT32:
+    emit_i64(p, (int32_t)pbc_tbl_load32(at));
+    break;
+  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32:
+    emit_u64(p, pbc_tbl_load32(at));
+    break;
+  case PBC_TYPE_BOOL:
+    emit_str(p, *at ? "true" : "false");
+    break;
+  case PBC_TYPE_ENUM:
+    emit_enum(p, (const pbc_enum_info *)d->links[f->link],
+              (int32_t)pbc_tbl_load32(at));
+    break;
+  default: {
+    assert(pbc_tbl_is_view(f));
+    pbc_bytes v = pbc_tbl_load_view(at);
+    emit_quoted(p, v.data, v.size);
+    break;
+  }
+  }
+}
+
+/* A field's name as text format spells it: a group by its message type's
+ * name (the last part of its full name, the string pool's first). */
+static void emit_name(printer *p, const pbc_message_desc *d, uint32_t i) {
+  const pbc_field_desc *f = &d->fields[i];
+  if (f->type == PBC_TYPE_GROUP) {
+    const char *full = pbc_tbl_link_message(d, f)->strings;
+    const char *dot = strrchr(full, '.');
+    emit_str(p, dot ? dot + 1 : full);
+    return;
+  }
+  emit_str(p, d->strings + d->field_names[i].name);
+}
+
+/* One value of field i (an element of a repeated one) on its line. */
+static void print_one(printer *p, const pbc_message_desc *d, uint32_t i,
+                      const uint8_t *at, bool element) {
+  const pbc_field_desc *f = &d->fields[i];
+  line_start(p);
+  emit_name(p, d, i);
+  if (pbc_tbl_is_message(f)) {
+    /* A singular message is a pointer, an element the struct itself. */
+    const uint8_t *sub = element ? at : pbc_tbl_load_ptr(at);
+    open_block(p);
+    if (sub != NULL) print_fields(p, pbc_tbl_link_message(d, f), sub);
+    close_block(p);
+    return;
+  }
+  emit(p, ": ", 2);
+  emit_value(p, d, f, at);
+  line_end(p);
+}
+
+/* ---- Maps, sorted by key ------------------------------------------------- */
+
+/* Compares two map entries' keys (field 1 of the entry) as libprotobuf's
+ * MapEntryMessageComparator: numbers by value, strings as bytes. */
+static int compare_keys(const pbc_field_desc *key, const uint8_t *a,
+                        const uint8_t *b) {
+  a += key->offset;
+  b += key->offset;
+  switch (key->type) {
+  case PBC_TYPE_STRING: {
+    pbc_bytes x = pbc_tbl_load_view(a), y = pbc_tbl_load_view(b);
+    size_t n = x.size < y.size ? x.size : y.size;
+    int c = n ? memcmp(x.data, y.data, n) : 0;
+    return c != 0 ? c : (x.size > y.size) - (x.size < y.size);
+  }
+  case PBC_TYPE_BOOL:
+    return (*a != 0) - (*b != 0);
+  case PBC_TYPE_INT64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64: {
+    int64_t x = (int64_t)pbc_tbl_load64(a), y = (int64_t)pbc_tbl_load64(b);
+    return (x > y) - (x < y);
+  }
+  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64: {
+    uint64_t x = pbc_tbl_load64(a), y = pbc_tbl_load64(b);
+    return (x > y) - (x < y);
+  }
+  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32: {
+    uint32_t x = pbc_tbl_load32(a), y = pbc_tbl_load32(b);
+    return (x > y) - (x < y);
+  }
+  default: { /* the signed 32-bit types */
+    int32_t x = (int32_t)pbc_tbl_load32(a), y = (int32_t)pbc_tbl_load32(b);
+    return (x > y) - (x < y);
+  }
+  }
+}
+
+/* Sorts entry pointers by key: a merge sort (keys are unique, so any
+ * stable or unstable order is the same). */
+static void sort_entries(const pbc_field_desc *key, const uint8_t **e,
+                         const uint8_t **tmp, size_t n) {
+  if (n < 2) return;
+  size_t half = n / 2;
+  sort_entries(key, e, tmp, half);
+  sort_entries(key, e + half, tmp, n - half);
+  size_t i = 0, j = half, k = 0;
+  while (i < half && j < n)
+    tmp[k++] = compare_keys(key, e[j], e[i]) < 0 ? e[j++] : e[i++];
+  while (i < half) tmp[k++] = e[i++];
+  while (j < n) tmp[k++] = e[j++];
+  memcpy(e, tmp, n * sizeof *e);
+}
+
+/* A map's entries, sorted by key when memory allows (else as stored). */
+static void print_map(printer *p, const pbc_message_desc *d, uint32_t i,
+                      pbc_bytes v) {
+  const pbc_field_desc *f = &d->fields[i];
+  const pbc_message_desc *entry = pbc_tbl_link_message(d, f);
+  size_t stride = entry->size;
+  const uint8_t **order = malloc(2 * v.size * sizeof *order);
+  if (order != NULL) {
+    for (size_t k = 0; k < v.size; k++) order[k] = v.data + k * stride;
+    assert(entry->field_count == 2 && entry->fields[0].number == 1);
+    sort_entries(&entry->fields[0], order, order + v.size, v.size);
+  }
+  for (size_t k = 0; k < v.size; k++)
+    print_one(p, d, i, order ? order[k] : v.data + k * stride, true);
+  free(order);
+}
+
+/* ---- Unknown fields ------------------------------------------------------
+ * Raw wire bytes, as libprotobuf's UnknownFieldSet holds them. A
+ * length-delimited field prints as a message when its bytes parse as an
+ * UnknownFieldSet would parse them (WireFormat::SkipMessage to the end):
+ * tags of at most 10 bytes read as 32 bits, no field number 0, no wire
+ * type 6 or 7, lengths read as 32 bits below 2^31, groups closed by their
+ * own END_GROUP and nested at most `depth` deep, and no END_GROUP or zero
+ * tag outside a group. */
+
+/* A varint of at most 10 bytes at *p, or false. */
+static bool read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+  uint64_t x = 0;
+  for (unsigned i = 0; i < PBC_MAX_VARINT_BYTES && *p < end; i++) {
+    uint8_t b = *(*p)++;
+    x |= (uint64_t)(b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      *v = x;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Fields until end (group 0) or the END_GROUP of field `group`; *p after
+ * them. */
+static bool parses(const uint8_t **p, const uint8_t *end, uint32_t group,
+                   unsigned depth) {
+  while (*p < end) {
+    uint64_t tag, v;
+    if (!read_varint(p, end, &tag)) return false;
+    uint32_t number = (uint32_t)tag >> 3;
+    unsigned wt = (uint32_t)tag & 7;
+    if ((uint32_t)tag == 0) return false;
+    if (wt == PBC_WIRE_END_GROUP) return group != 0 && number == group;
+    if (number == 0) return false;
+    switch (wt) {
+    case PBC_WIRE_VARINT:
+      if (!read_varint(p, end, &v)) return false;
+      break;
+    case PBC_WIRE_FIXED64:
+    case PBC_WIRE_FIXED32: {
+      size_t n = wt == PBC_WIRE_FIXED64 ? 8 : 4;
+      if ((size_t)(end - *p) < n) return false;
+      *p += n;
+      break;
+    }
+    case PBC_WIRE_LEN:
+      if (!read_varint(p, end, &v)) return false;
+      v = (uint32_t)v;
+      if (v > INT32_MAX || v > (uint64_t)(end - *p)) return false;
+      *p += v;
+      break;
+    case PBC_WIRE_START_GROUP:
+      if (depth == 0 || !parses(p, end, number, depth - 1)) return false;
+      break;
+    default:
+      return false;
+    }
+  }
+  return group == 0;
+}
+
+static void print_unknown(printer *p, const uint8_t *s, const uint8_t *end,
+                          unsigned budget);
+
+/* Unknown fields from *s until end or the END_GROUP closing the group
+ * (consumed). A decoder's unknown fields are well-formed; a struct a user
+ * filled may hold anything, so every read is checked and printing stops at
+ * the first thing that is not a field (or at groups nested `groups` deep). */
+static bool print_unknown_fields(printer *p, const uint8_t **s,
+                                 const uint8_t *end, unsigned budget,
+                                 unsigned groups) {
+  while (*s < end) {
+    uint64_t tag, v;
+    if (!read_varint(s, end, &tag)) return false;
+    uint32_t number = (uint32_t)tag >> 3;
+    unsigned wt = (uint32_t)tag & 7;
+    if (wt == PBC_WIRE_END_GROUP) return true;
+    if (wt > PBC_WIRE_FIXED32) return false;
+    size_t fixed = wt == PBC_WIRE_FIXED64 ? 8 : wt == PBC_WIRE_FIXED32 ? 4 : 0;
+    if ((size_t)(end - *s) < fixed) return false;
+    line_start(p);
+    emit_u64(p, number);
+    switch (wt) {
+    case PBC_WIRE_VARINT:
+      if (!read_varint(s, end, &v)) return false;
+      emit(p, ": ", 2);
+      emit_u64(p, v);
+      line_end(p);
+      break;
+    case PBC_WIRE_FIXED64:
+    case PBC_WIRE_FIXED32:
+      emit(p, ": ", 2);
+      emit_hex(p, fixed == 8 ? pbc_tbl_load64(*s) : pbc_tbl_load32(*s),
+               2 * (unsigned)fixed);
+      *s += fixed;
+      line_end(p);
+      break;
+    case PBC_WIRE_LEN: {
+      /* Read as 32 bits, as parses() and libprotobuf read it. */
+      if (!read_varint(s, end, &v)) return false;
+      v = (uint32_t)v;
+      if (v > (uint64_t)(end - *s)) return false;
+      const uint8_t *body = *s, *probe = body;
+      *s += v;
+      if (v != 0 && budget > 0 && parses(&probe, *s, 0, budget)) {
+        open_block(p);
+        print_unknown(p, body, *s, budget - 1);
+        close_block(p);
+      } else {
+        emit(p, ": ", 2);
+        emit_quoted(p, body, (size_t)v);
+        line_end(p);
+      }
+      break;
+    }
+    default: /* START_GROUP: nested without spending the budget */
+      if (groups == 0) return false;
+      open_block(p);
+      bool ok = print_unknown_fields(p, s, end, budget, groups - 1);
+      close_block(p);
+      if (!ok) return false;
+      break;
+    }
+  }
+  return true;
+}
+
+static void print_unknown(printer *p, const uint8_t *s, const uint8_t *end,
+                          unsigned budget) {
+  print_unknown_fields(p, &s, end, budget, PBC_DEFAULT_MAX_DEPTH);
+}
+
+/* libprotobuf's kUnknownFieldRecursionLimit. */
+enum { UNKNOWN_BUDGET = 10 };
+
+/* ---- Messages ------------------------------------------------------------ */
+
+/* Whether a singular field is set, by the encoder's rules (pbc/desc.h). */
+static bool is_set(const pbc_message_desc *d, const pbc_field_desc *f,
+                   const uint8_t *m) {
+  const uint8_t *at = m + f->offset;
+  switch (f->kind) {
+  case PBC_FIELD_BIT: return pbc_tbl_has_bit(f, m);
+  case PBC_FIELD_ONEOF:
+    return pbc_tbl_load32(m + d->oneofs[f->presence].case_offset) ==
+               f->number &&
+           (!pbc_tbl_is_message(f) || pbc_tbl_load_ptr(at) != NULL);
+  case PBC_FIELD_POINTER: return pbc_tbl_load_ptr(at) != NULL;
+  case PBC_FIELD_ALWAYS: return true;
+  default:
+    assert(f->kind == PBC_FIELD_IMPLICIT);
+    switch (pbc_tbl_type_of(f)->bytes) {
+    case 0: return pbc_tbl_load_view(at).size != 0;
+    case 1: return *at != 0;
+    case 4: return pbc_tbl_load32(at) != 0;
+    default: return pbc_tbl_load64(at) != 0;
+    }
+  }
+}
+
+static void print_fields(printer *p, const pbc_message_desc *d,
+                         const uint8_t *m) {
+  if (d->flags & PBC_MESSAGE_NO_NAMES) {
+    p->status = PBC_ERR_NO_NAMES;
+    return;
+  }
+  for (uint32_t i = 0; i < d->field_count; i++) {
+    const pbc_field_desc *f = &d->fields[i];
+    if (f->kind != PBC_FIELD_REPEATED) {
+      /* A map entry's key and value always print (a message value
+       * absent from the input as an empty one), as libprotobuf prints
+       * the entries it makes from its map. */
+      if (is_set(d, f, m) || (d->flags & PBC_MESSAGE_MAP_ENTRY))
+        print_one(p, d, i, m + f->offset, false);
+      continue;
+    }
+    pbc_bytes v = pbc_tbl_load_view(m + f->offset);
+    if (f->flags & PBC_FIELD_MAP) {
+      print_map(p, d, i, v);
+      continue;
+    }
+    size_t stride = pbc_tbl_value_bytes(d, f);
+    for (size_t k = 0; k < v.size; k++)
+      print_one(p, d, i, v.data + k * stride, true);
+  }
+  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
+    pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
+    if (u.size) print_unknown(p, u.data, u.data + u.size, UNKNOWN_BUDGET);
+  }
+}
+
+static pbc_status print(printer *p, const pbc_message_info *info,
+                        const void *m, const pbc_text_options *options) {
+  p->single_line = options != NULL && options->single_line;
+  print_fields(p, info->desc, (const uint8_t *)m);
+  return p->status;
+}
+
+pbc_status pbc_text_print(const pbc_message_info *info, const void *m,
+                          char *buf, size_t cap, size_t *written,
+                          const pbc_text_options *options) {
+  printer p = {.buf = buf, .cap = buf ? cap : 0};
+  pbc_status s = print(&p, info, m, options);
+  if (written != NULL) *written = s == PBC_OK ? p.len : 0;
+  if (s != PBC_OK) return s;
+  return p.len > p.cap ? PBC_ERR_BUFFER_TOO_SMALL : PBC_OK;
+}
+
+pbc_status pbc_text_write(const pbc_message_info *info, const void *m,
+                          pbc_writer *w, const pbc_text_options *options) {
+  printer p = {.w = w};
+  pbc_status s = print(&p, info, m, options);
+  return s != PBC_OK ? s : pbc_writer_status(w);
+}
