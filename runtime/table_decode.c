@@ -19,45 +19,12 @@ static bool bytes_left(const uint8_t *p, const uint8_t *end, size_t n) {
   return (size_t)(end - p) >= n;
 }
 
-/* The field numbered `number`, or NULL: one probe of the lookup table,
- * else (two numbers sharing its entry, the lower holding it) a binary
- * search; fields are sorted by number. */
-static inline const pbc_field_desc *find_field(const pbc_message_desc *d,
-                                               uint32_t number) {
-  uint32_t i = d->lookup[number & d->lookup_mask];
-  /* An empty entry: no field has a number of that entry. */
-  if (i == 0) return NULL;
-  if (d->fields[i - 1].number == number) return &d->fields[i - 1];
-  uint32_t lo = 0, hi = d->field_count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    uint32_t n = d->fields[mid].number;
-    if (n == number) return &d->fields[mid];
-    if (n < number) lo = mid + 1;
-    else hi = mid;
-  }
-  return NULL;
-}
-
-/* Whether a closed enum declares `v` (values are sorted by number). */
-static bool enum_declares(const pbc_enum_info *e, int32_t v) {
-  uint32_t lo = 0, hi = e->value_count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    int32_t n = e->values[mid].number;
-    if (n == v) return true;
-    if (n < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
-}
-
 static bool diverts_enum(const pbc_message_desc *d, const pbc_field_desc *f,
                          uint64_t v) {
   /* In a map entry the value stays: the map field moves the whole entry. */
   return (f->flags & PBC_FIELD_CLOSED_ENUM) &&
          !(d->flags & PBC_MESSAGE_MAP_ENTRY) &&
-         !enum_declares((const pbc_enum_info *)d->links[f->link], (int32_t)v);
+         !pbc_tbl_enum_declares((const pbc_enum_info *)d->links[f->link], (int32_t)v);
 }
 
 static inline void set_bit(uint8_t *m, uint32_t bit) {
@@ -311,8 +278,8 @@ static const uint8_t *finish_map_entry(pbc_decoder *d,
   uint8_t *data = (uint8_t *)v.data, *added = data + last * esize;
   const pbc_field_desc *value = &ed->fields[ed->field_count - 1];
   if ((value->flags & PBC_FIELD_CLOSED_ENUM) &&
-      !enum_declares((const pbc_enum_info *)ed->links[value->link],
-                     (int32_t)pbc_tbl_load32(added + value->offset))) {
+      !pbc_tbl_enum_declares((const pbc_enum_info *)ed->links[value->link],
+                             (int32_t)pbc_tbl_load32(added + value->offset))) {
     pbc_tbl_store_view(at, data, last);
     return keep_unknown(d, desc, m, start, next)
                ? next
@@ -496,7 +463,7 @@ static const uint8_t *message_dec(const pbc_message_desc *desc, uint8_t *m,
     p = read_tag(d, p, end, &tag);
     if (p == NULL) return NULL;
     pbc_wire_type wt = pbc_tag_wire_type(tag);
-    const pbc_field_desc *f = find_field(desc, pbc_tag_field_number(tag));
+    const pbc_field_desc *f = pbc_tbl_find_field(desc, pbc_tag_field_number(tag));
     if (f == NULL) goto other_wire;
     uint8_t *at = m + f->offset;
     uint64_t v;

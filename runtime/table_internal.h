@@ -129,6 +129,46 @@ static inline void pbc_tbl_store_view(uint8_t *p, const uint8_t *data,
   memcpy(p, &v, sizeof v);
 }
 
+/* The field numbered `number`, or NULL: one probe of the lookup table,
+ * else (two numbers sharing its entry, the lower holding it) a binary
+ * search; fields are sorted by number. */
+static inline const pbc_field_desc *pbc_tbl_find_field(const pbc_message_desc *d,
+                                                       uint32_t number) {
+  uint32_t i = d->lookup[number & d->lookup_mask];
+  /* An empty entry: no field has a number of that entry. */
+  if (i == 0) return NULL;
+  if (d->fields[i - 1].number == number) return &d->fields[i - 1];
+  uint32_t lo = 0, hi = d->field_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    uint32_t n = d->fields[mid].number;
+    if (n == number) return &d->fields[mid];
+    if (n < number) lo = mid + 1;
+    else hi = mid;
+  }
+  return NULL;
+}
+
+/* The first of an enum's values numbered `v` or more: values are sorted
+ * by number, aliases in declaration order, so when it has v's number it
+ * is the value libprotobuf names v by. */
+static inline const pbc_enum_value *pbc_tbl_enum_lower_bound(const pbc_enum_info *e,
+                                                             int32_t v) {
+  uint32_t lo = 0, hi = e->value_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (e->values[mid].number < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return &e->values[lo];
+}
+
+/* Whether an enum declares `v`. */
+static inline bool pbc_tbl_enum_declares(const pbc_enum_info *e, int32_t v) {
+  const pbc_enum_value *x = pbc_tbl_enum_lower_bound(e, v);
+  return x < e->values + e->value_count && x->number == v;
+}
+
 /* A PBC_FIELD_BIT field's presence bit in `_presence[]` at the struct's
  * start. */
 static inline bool pbc_tbl_has_bit(const pbc_field_desc *f, const uint8_t *m) {

@@ -153,19 +153,11 @@ static void emit_quoted(printer *p, const uint8_t *s, size_t n) {
   emit(p, "\"", 1);
 }
 
-/* An enum value by the name of its first value with that number (values
- * are sorted by number, aliases in declaration order), else its number. */
+/* An enum value by its name (pbc_enum_value_name's), else its number. */
 static void emit_enum(printer *p, const pbc_enum_info *e, int32_t v) {
-  uint32_t lo = 0, hi = e->value_count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (e->values[mid].number < v) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < e->value_count && e->values[lo].number == v)
-    emit_str(p, e->strings + e->values[lo].name);
-  else
-    emit_i64(p, v);
+  const char *name = pbc_enum_value_name(e, v);
+  if (name != NULL) emit_str(p, name);
+  else emit_i64(p, v);
 }
 
 static void print_fields(printer *p, const pbc_message_desc *d,
@@ -203,8 +195,7 @@ static void emit_value(printer *p, const pbc_message_desc *d,
     emit_str(p, *at ? "true" : "false");
     break;
   case PBC_TYPE_ENUM:
-    emit_enum(p, (const pbc_enum_info *)d->links[f->link],
-              (int32_t)pbc_tbl_load32(at));
+    emit_enum(p, pbc_field_enum(d, f), (int32_t)pbc_tbl_load32(at));
     break;
   default: {
     assert(pbc_tbl_is_view(f));
@@ -216,16 +207,16 @@ static void emit_value(printer *p, const pbc_message_desc *d,
 }
 
 /* A field's name as text format spells it: a group by its message type's
- * name (the last part of its full name, the string pool's first). */
+ * name (the last part of its full name). */
 static void emit_name(printer *p, const pbc_message_desc *d, uint32_t i) {
   const pbc_field_desc *f = &d->fields[i];
   if (f->type == PBC_TYPE_GROUP) {
-    const char *full = pbc_tbl_link_message(d, f)->strings;
+    const char *full = pbc_message_full_name(pbc_tbl_link_message(d, f));
     const char *dot = strrchr(full, '.');
     emit_str(p, dot ? dot + 1 : full);
     return;
   }
-  emit_str(p, d->strings + d->field_names[i].name);
+  emit_str(p, pbc_field_name(d, f));
 }
 
 /* One value of field i (an element of a repeated one) on its line. */

@@ -18,6 +18,8 @@
 #ifndef PBC_DESC_H
 #define PBC_DESC_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -209,6 +211,47 @@ typedef struct pbc_enum_info {
   uint32_t value_count;
   uint32_t flags; /* PBC_ENUM_* */
 } pbc_enum_info;
+
+/* ---- Lookups ---------------------------------------------------------------
+ * What generic code (text format, JSON, tools) asks of a description
+ * besides walking its arrays (runtime/reflect.c). */
+
+/* The message's full name ("tutorial.Person"): its string pool's first. */
+static inline const char *pbc_message_full_name(const pbc_message_desc *d) {
+  return d->strings;
+}
+
+/* The field numbered `number`, or NULL: one probe of the lookup table. */
+const pbc_field_desc *pbc_field_by_number(const pbc_message_desc *d,
+                                          uint32_t number);
+
+/* The field whose name (`json` false) or json_name (`json` true) is the
+ * `len` bytes at `name`, or NULL; always NULL for a message without names
+ * (PBC_MESSAGE_NO_NAMES). */
+const pbc_field_desc *pbc_field_by_name(const pbc_message_desc *d,
+                                        const char *name, size_t len,
+                                        bool json);
+
+/* A field's name as declared, or its json_name; NULL without names. */
+const char *pbc_field_name(const pbc_message_desc *d, const pbc_field_desc *f);
+const char *pbc_field_json_name(const pbc_message_desc *d,
+                                const pbc_field_desc *f);
+
+/* The description of a message, group or map field's message (a map's
+ * entry), or the enum of an enum field; NULL for other fields. */
+const pbc_message_desc *pbc_field_message(const pbc_message_desc *d,
+                                          const pbc_field_desc *f);
+const pbc_enum_info *pbc_field_enum(const pbc_message_desc *d,
+                                    const pbc_field_desc *f);
+
+/* The name libprotobuf gives `number` (its first value with that number),
+ * or NULL when the enum has none. */
+const char *pbc_enum_value_name(const pbc_enum_info *e, int32_t number);
+
+/* The number of the value named by the `len` bytes at `name`: true and
+ * *number, or false. */
+bool pbc_enum_value_by_name(const pbc_enum_info *e, const char *name,
+                            size_t len, int32_t *number);
 
 #ifdef __cplusplus
 }

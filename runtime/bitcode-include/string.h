@@ -10,6 +10,7 @@ void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
 size_t strlen(const char *s);
 char *strrchr(const char *s, int c);
 #endif

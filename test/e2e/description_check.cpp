@@ -90,6 +90,21 @@ class StaticChecker {
       if (!lite && fd->name() != Str(m, m->field_names[i].name)) return Fail("name");
       if (!lite && fd->json_name() != Str(m, m->field_names[i].json_name))
         return Fail(std::string("json_name is ") + Str(m, m->field_names[i].json_name));
+      // The lookups (pbc/desc.h) find it by number, name and json_name (a
+      // proto2 json_name two fields share: the first of them).
+      if (pbc_field_by_number(m, f.number) != &f) return Fail("pbc_field_by_number");
+      const pbc_field_desc *by_name =
+          pbc_field_by_name(m, fd->name().data(), fd->name().size(), false);
+      const pbc_field_desc *by_json =
+          pbc_field_by_name(m, fd->json_name().data(), fd->json_name().size(), true);
+      if (lite ? by_name || by_json || pbc_field_name(m, &f)
+               : by_name != &f || !by_json ||
+                     pbc_field_json_name(m, by_json) != fd->json_name() ||
+                     pbc_field_name(m, &f) != fd->name())
+        return Fail("pbc_field_by_name or pbc_field_name");
+      if (pbc_field_message(m, &f) != (fd->message_type() ? m->links[f.link] : nullptr) ||
+          pbc_field_enum(m, &f) != (fd->enum_type() ? m->links[f.link] : nullptr))
+        return Fail("pbc_field_message or pbc_field_enum");
       with_default += (f.flags & PBC_FIELD_DEFAULT) != 0;
       where_ = d->full_name();
     }
@@ -300,6 +315,19 @@ class StaticChecker {
       if (info->values[i].number != values[i]->number() ||
           values[i]->name() != info->strings + info->values[i].name)
         return Fail("value " + std::to_string(i) + " is " + (info->strings + info->values[i].name));
+    // The lookups: a name gives its number; a number the name of its first
+    // declared value, as FindValueByNumber does.
+    for (int i = 0; i < e->value_count(); i++) {
+      const gp::EnumValueDescriptor *v = e->value(i);
+      int32_t number = 0;
+      const char *name = pbc_enum_value_name(info, v->number());
+      if (!pbc_enum_value_by_name(info, v->name().data(), v->name().size(), &number) ||
+          number != v->number() || !name ||
+          e->FindValueByNumber(v->number())->name() != name)
+        return Fail("pbc_enum_value_by_name or pbc_enum_value_name for " + v->name());
+    }
+    int32_t unused;
+    if (pbc_enum_value_by_name(info, "", 0, &unused)) return Fail("an enum value named \"\"");
     return true;
   }
 
