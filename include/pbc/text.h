@@ -23,7 +23,8 @@
  *
  * A message compiled as LITE_RUNTIME has no field names
  * (PBC_MESSAGE_NO_NAMES): printing it, or a message holding one, fails with
- * PBC_ERR_NO_NAMES and prints nothing. Plain C11. */
+ * PBC_ERR_NO_NAMES (pbc_text_print then reports no length; a writer keeps
+ * what was written before that message). Plain C11. */
 #ifndef PBC_TEXT_H
 #define PBC_TEXT_H
 
