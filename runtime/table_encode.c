@@ -15,92 +15,6 @@
 #include "table_internal.h"
 #include "varint_back.h"
 
-/* A varint-typed value as the varint it is written as; fixed-width ones as
- * their bits. */
-static PBC_ALWAYS_INLINE uint64_t wire_value(const pbc_field_desc *f, const uint8_t *p) {
-  switch (f->type) {
-  case PBC_TYPE_INT32: case PBC_TYPE_ENUM:
-    return (uint64_t)(int64_t)(int32_t)pbc_tbl_load32(p); /* sign-extended: 10 bytes */
-  case PBC_TYPE_SINT32: {
-    uint32_t v = pbc_tbl_load32(p);
-    return (uint32_t)((v << 1) ^ (uint32_t)((int32_t)v >> 31));
-  }
-  case PBC_TYPE_SINT64: {
-    uint64_t v = pbc_tbl_load64(p);
-    return (v << 1) ^ (uint64_t)((int64_t)v >> 63);
-  }
-  case PBC_TYPE_BOOL:
-    return *p != 0;
-  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32: case PBC_TYPE_SFIXED32:
-  case PBC_TYPE_FLOAT:
-    return pbc_tbl_load32(p);
-  default: /* the 64-bit types */
-    return pbc_tbl_load64(p);
-  }
-}
-
-/* Bytes a scalar value takes on the wire, without its tag: a case per
- * type. */
-static PBC_ALWAYS_INLINE size_t scalar_size(const pbc_field_desc *f,
-                                            const uint8_t *p) {
-  switch (f->type) {
-  case PBC_TYPE_DOUBLE: case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64:
-    return 8;
-  case PBC_TYPE_FLOAT: case PBC_TYPE_FIXED32: case PBC_TYPE_SFIXED32:
-    return 4;
-  case PBC_TYPE_BOOL:
-    return 1;
-  case PBC_TYPE_INT32: case PBC_TYPE_ENUM: { /* negative: 10 bytes */
-    int32_t v = (int32_t)pbc_tbl_load32(p);
-    return v < 0 ? PBC_MAX_VARINT_BYTES : pbc_varint_size((uint32_t)v);
-  }
-  case PBC_TYPE_UINT32:
-    return pbc_varint_size(pbc_tbl_load32(p));
-  default:
-    return pbc_varint_size(wire_value(f, p));
-  }
-}
-
-/* Whether an IMPLICIT field is written: not zero (floats by their bits),
- * not empty. */
-static PBC_ALWAYS_INLINE bool implicit_present(const pbc_field_desc *f,
-                                               const uint8_t *at) {
-  switch (pbc_tbl_type_of(f)->bytes) {
-  case 0: return pbc_tbl_load_view(at).size != 0;
-  case 1: return *at != 0;
-  case 4: return pbc_tbl_load32(at) != 0;
-  default: return pbc_tbl_load64(at) != 0;
-  }
-}
-
-/* Whether a singular field other than a BIT one is written (the kinds of
- * pbc/desc.h). */
-static bool is_present_other(const pbc_message_desc *d,
-                             const pbc_field_desc *f, const uint8_t *m) {
-  const uint8_t *at = m + f->offset;
-  switch (f->kind) {
-  case PBC_FIELD_ONEOF:
-    return pbc_tbl_load32(m + d->oneofs[f->presence].case_offset) == f->number &&
-           (!pbc_tbl_is_message(f) || pbc_tbl_load_ptr(at) != NULL);
-  case PBC_FIELD_POINTER:
-    return pbc_tbl_load_ptr(at) != NULL;
-  case PBC_FIELD_ALWAYS:
-    return true;
-  default:
-    return implicit_present(f, at);
-  }
-}
-
-/* Whether a singular field is written. Presence bits first and inline:
- * most fields of a proto2 message are absent, and a clear bit is all it
- * takes to pass one. */
-static PBC_ALWAYS_INLINE bool is_present(const pbc_message_desc *d,
-                              const pbc_field_desc *f, const uint8_t *m) {
-  if (f->kind == PBC_FIELD_BIT)
-    return pbc_tbl_has_bit(f, m);
-  return is_present_other(d, f, m);
-}
-
 static PBC_ALWAYS_INLINE size_t tag_size(const pbc_field_desc *f) {
   if (f->number < 16) return 1; /* most fields' */
   return pbc_varint_size(pbc_make_tag(f->number, PBC_WIRE_VARINT));
@@ -151,20 +65,13 @@ static PBC_ALWAYS_INLINE unsigned enc_case(const pbc_field_desc *f) {
   return enc_cases[f->type];
 }
 
-static PBC_ALWAYS_INLINE uint32_t zigzag32(uint32_t v) {
-  return (v << 1) ^ (uint32_t)((int32_t)v >> 31);
-}
-static PBC_ALWAYS_INLINE uint64_t zigzag64(uint64_t v) {
-  return (v << 1) ^ (uint64_t)((int64_t)v >> 63);
-}
-
 /* The varint a varint case's value is written as. */
 static PBC_ALWAYS_INLINE uint64_t varint_value(unsigned c, const uint8_t *p) {
   switch (c) {
   case ENC_INT32: return (uint64_t)(int64_t)(int32_t)pbc_tbl_load32(p);
   case ENC_UINT32: return pbc_tbl_load32(p);
-  case ENC_SINT32: return zigzag32(pbc_tbl_load32(p));
-  case ENC_SINT64: return zigzag64(pbc_tbl_load64(p));
+  case ENC_SINT32: return pbc_zigzag32((int32_t)pbc_tbl_load32(p));
+  case ENC_SINT64: return pbc_zigzag64((int64_t)pbc_tbl_load64(p));
   case ENC_BOOL: return *p != 0;
   default: assert(c == ENC_VARINT64); return pbc_tbl_load64(p);
   }
@@ -207,19 +114,25 @@ static PBC_ALWAYS_INLINE size_t value_field_size(const pbc_field_desc *f,
   return tag_size(f) + pbc_varint_size(v);
 }
 
+/* A packed run's payload: fixed widths as stored, else each element's
+ * varint. */
+static size_t packed_size(const pbc_field_desc *f, pbc_bytes v,
+                          size_t stride) {
+  unsigned c = enc_case(f);
+  if (c == ENC_FIXED32 || c == ENC_FIXED64) return v.size * stride;
+  size_t total = 0;
+  for (size_t i = 0; i < v.size; i++)
+    total += pbc_varint_size(varint_value(c, v.data + i * stride));
+  return total;
+}
+
 static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
                             const uint8_t *m) {
   pbc_bytes v = pbc_tbl_load_view(m + f->offset);
   if (v.size == 0) return 0;
   size_t stride = pbc_tbl_value_bytes(d, f), total = 0;
-  if (f->flags & PBC_FIELD_PACKED) {
-    size_t w = pbc_tbl_type_of(f)->wire == PBC_WIRE_VARINT ? 0 : stride;
-    if (w != 0) total = v.size * w; /* fixed widths: as stored */
-    else
-      for (size_t i = 0; i < v.size; i++)
-        total += pbc_varint_size(wire_value(f, v.data + i * stride));
-    return tag_size(f) + length_delimited(total);
-  }
+  if (f->flags & PBC_FIELD_PACKED)
+    return tag_size(f) + length_delimited(packed_size(f, v, stride));
   if (pbc_tbl_is_message(f)) {
     const pbc_message_desc *sub = pbc_tbl_link_message(d, f);
     for (size_t i = 0; i < v.size; i++)
@@ -238,14 +151,14 @@ static PBC_NOINLINE size_t other_size_slow(const pbc_message_desc *d,
                                            const uint8_t *m) {
   if (f->kind == PBC_FIELD_REPEATED) return repeated_size(d, f, m);
   if (pbc_tbl_is_message(f)) {
-    if (is_present(d, f, m))
+    if (pbc_tbl_is_set(d, f, m))
       return tag_size(f) + embedded_size(f, pbc_tbl_link_message(d, f),
                                          pbc_tbl_load_ptr(m + f->offset));
     if (d->flags & PBC_MESSAGE_MAP_ENTRY) /* an absent value: empty */
       return tag_size(f) + (f->type == PBC_TYPE_GROUP ? tag_size(f) : 1);
     return 0;
   }
-  return is_present_other(d, f, m) ? value_field_size(f, m + f->offset)
+  return pbc_tbl_is_set_other(d, f, m) ? value_field_size(f, m + f->offset)
                                    : 0;
 }
 
@@ -256,7 +169,7 @@ static PBC_ALWAYS_INLINE size_t other_size(const pbc_message_desc *d,
                                            const uint8_t *m) {
   if (f->kind == PBC_FIELD_IMPLICIT) {
     const uint8_t *at = m + f->offset;
-    return implicit_present(f, at) ? value_field_size(f, at) : 0;
+    return pbc_tbl_implicit_set(f, at) ? value_field_size(f, at) : 0;
   }
   return other_size_slow(d, f, m);
 }
@@ -490,7 +403,7 @@ static PBC_NOINLINE uint8_t *put_other_slow(uint8_t *pos,
                                             const uint8_t *m) {
   if (f->kind == PBC_FIELD_REPEATED) return put_repeated(pos, limit, d, f, m);
   if (pbc_tbl_is_message(f)) {
-    if (is_present(d, f, m))
+    if (pbc_tbl_is_set(d, f, m))
       return put_embedded(pos, limit, f, pbc_tbl_link_message(d, f),
                           pbc_tbl_load_ptr(m + f->offset));
     if (!(d->flags & PBC_MESSAGE_MAP_ENTRY)) return pos;
@@ -501,7 +414,7 @@ static PBC_NOINLINE uint8_t *put_other_slow(uint8_t *pos,
     }
     return put_length_tag(pos, limit, f, 0);
   }
-  return is_present_other(d, f, m)
+  return pbc_tbl_is_set_other(d, f, m)
              ? put_value(pos, limit, f, m + f->offset)
              : pos;
 }
@@ -512,7 +425,7 @@ static PBC_ALWAYS_INLINE uint8_t *put_other(uint8_t *pos, const uint8_t *limit,
                                             const uint8_t *m) {
   if (f->kind == PBC_FIELD_IMPLICIT) {
     const uint8_t *at = m + f->offset;
-    return implicit_present(f, at) ? put_value(pos, limit, f, at) : pos;
+    return pbc_tbl_implicit_set(f, at) ? put_value(pos, limit, f, at) : pos;
   }
   return put_other_slow(pos, limit, d, f, m);
 }
@@ -594,10 +507,10 @@ static void write_tag(pbc_writer *w, const pbc_field_desc *f,
 
 static void write_scalar(pbc_writer *w, const pbc_field_desc *f,
                          const uint8_t *p) {
-  switch (pbc_tbl_wire_type(f)) {
-  case PBC_WIRE_FIXED64: pbc_writer_write(w, p, 8); break;
-  case PBC_WIRE_FIXED32: pbc_writer_write(w, p, 4); break;
-  default: pbc_writer_write_varint(w, wire_value(f, p)); break;
+  switch (enc_case(f)) {
+  case ENC_FIXED64: pbc_writer_write(w, p, 8); break;
+  case ENC_FIXED32: pbc_writer_write(w, p, 4); break;
+  default: pbc_writer_write_varint(w, varint_value(enc_case(f), p)); break;
   }
 }
 
@@ -637,10 +550,8 @@ static void write_repeated(pbc_writer *w, const pbc_message_desc *d,
   if (v.size == 0) return;
   size_t stride = pbc_tbl_value_bytes(d, f);
   if (f->flags & PBC_FIELD_PACKED) {
-    size_t n = 0;
-    for (size_t i = 0; i < v.size; i++) n += scalar_size(f, v.data + i * stride);
     write_tag(w, f, PBC_WIRE_LEN);
-    pbc_writer_write_varint(w, n);
+    pbc_writer_write_varint(w, packed_size(f, v, stride));
     for (size_t i = 0; i < v.size; i++) write_scalar(w, f, v.data + i * stride);
     return;
   }
@@ -659,7 +570,7 @@ static void write_fields(const pbc_message_desc *d, const uint8_t *m,
     const pbc_field_desc *f = &d->fields[i];
     if (f->kind == PBC_FIELD_REPEATED) {
       write_repeated(w, d, f, m);
-    } else if (is_present(d, f, m)) {
+    } else if (pbc_tbl_is_set(d, f, m)) {
       write_value(w, d, f, m + f->offset);
     } else if (entry && pbc_tbl_is_message(f)) { /* an absent value: empty */
       if (f->type == PBC_TYPE_GROUP) {

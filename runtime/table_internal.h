@@ -175,4 +175,45 @@ static inline bool pbc_tbl_has_bit(const pbc_field_desc *f, const uint8_t *m) {
   return (pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1;
 }
 
+/* Whether an IMPLICIT field is set (written, printed): not zero (floats by
+ * their bits, so -0.0 is set), not empty. */
+static inline bool pbc_tbl_implicit_set(const pbc_field_desc *f,
+                                        const uint8_t *at) {
+  switch (pbc_tbl_type_of(f)->bytes) {
+  case 0: return pbc_tbl_load_view(at).size != 0;
+  case 1: return *at != 0;
+  case 4: return pbc_tbl_load32(at) != 0;
+  default: return pbc_tbl_load64(at) != 0;
+  }
+}
+
+/* Whether a singular field other than a BIT one is set (the kinds of
+ * pbc/desc.h): the encoder writes it, the text printer prints it. */
+static inline bool pbc_tbl_is_set_other(const pbc_message_desc *d,
+                                        const pbc_field_desc *f,
+                                        const uint8_t *m) {
+  const uint8_t *at = m + f->offset;
+  switch (f->kind) {
+  case PBC_FIELD_ONEOF:
+    return pbc_tbl_load32(m + d->oneofs[f->presence].case_offset) == f->number &&
+           (!pbc_tbl_is_message(f) || pbc_tbl_load_ptr(at) != NULL);
+  case PBC_FIELD_POINTER:
+    return pbc_tbl_load_ptr(at) != NULL;
+  case PBC_FIELD_ALWAYS:
+    return true;
+  default:
+    assert(f->kind == PBC_FIELD_IMPLICIT);
+    return pbc_tbl_implicit_set(f, at);
+  }
+}
+
+/* Whether a singular field is set. Presence bits first and inline: most
+ * fields of a proto2 message are absent, and a clear bit is all it takes
+ * to pass one. */
+static inline bool pbc_tbl_is_set(const pbc_message_desc *d,
+                                  const pbc_field_desc *f, const uint8_t *m) {
+  if (f->kind == PBC_FIELD_BIT) return pbc_tbl_has_bit(f, m);
+  return pbc_tbl_is_set_other(d, f, m);
+}
+
 #endif /* PBC_TABLE_INTERNAL_H */

@@ -445,29 +445,6 @@ enum { UNKNOWN_BUDGET = 10 };
 
 /* ---- Messages ------------------------------------------------------------ */
 
-/* Whether a singular field is set, by the encoder's rules (pbc/desc.h). */
-static bool is_set(const pbc_message_desc *d, const pbc_field_desc *f,
-                   const uint8_t *m) {
-  const uint8_t *at = m + f->offset;
-  switch (f->kind) {
-  case PBC_FIELD_BIT: return pbc_tbl_has_bit(f, m);
-  case PBC_FIELD_ONEOF:
-    return pbc_tbl_load32(m + d->oneofs[f->presence].case_offset) ==
-               f->number &&
-           (!pbc_tbl_is_message(f) || pbc_tbl_load_ptr(at) != NULL);
-  case PBC_FIELD_POINTER: return pbc_tbl_load_ptr(at) != NULL;
-  case PBC_FIELD_ALWAYS: return true;
-  default:
-    assert(f->kind == PBC_FIELD_IMPLICIT);
-    switch (pbc_tbl_type_of(f)->bytes) {
-    case 0: return pbc_tbl_load_view(at).size != 0;
-    case 1: return *at != 0;
-    case 4: return pbc_tbl_load32(at) != 0;
-    default: return pbc_tbl_load64(at) != 0;
-    }
-  }
-}
-
 static void print_fields(printer *p, const pbc_message_desc *d,
                          const uint8_t *m) {
   if (d->flags & PBC_MESSAGE_NO_NAMES) {
@@ -480,7 +457,7 @@ static void print_fields(printer *p, const pbc_message_desc *d,
       /* A map entry's key and value always print (a message value
        * absent from the input as an empty one), as libprotobuf prints
        * the entries it makes from its map. */
-      if (is_set(d, f, m) || (d->flags & PBC_MESSAGE_MAP_ENTRY))
+      if (pbc_tbl_is_set(d, f, m) || (d->flags & PBC_MESSAGE_MAP_ENTRY))
         print_one(p, d, i, m + f->offset, false);
       continue;
     }
