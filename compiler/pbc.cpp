@@ -3,6 +3,7 @@
 //   pbc compile [-I DIR]... FILE.proto... -o OUT [--emit=KIND] [-O0..3]
 //   pbc profile [-I DIR]... FILE.proto... --message=NAME --payloads=FILE...
 //               -o PROFILE
+//   pbc decode_raw < MESSAGE.bin
 //
 // front end (libprotobuf) -> proto dialect -> proto-layout -> header
 //                                          -> proto-to-wire -> wire-to-llvm
@@ -22,6 +23,8 @@
 #include "mlir/Transforms/Passes.h"
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
+
+#include "pbc/text.h"
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/wire_format_lite.h"
@@ -47,6 +50,9 @@ cl::SubCommand compileCmd("compile",
 cl::SubCommand profileCmd(
     "profile", "Record what sample payloads of a message hold, for "
                "`pbc compile --profile`");
+cl::SubCommand decodeRawCmd(
+    "decode_raw", "Print a binary message read from stdin as text, its "
+                  "fields by number (as protoc --decode_raw)");
 cl::OptionCategory schemaCat("schema options");
 cl::OptionCategory compileCat("pbc compile options");
 cl::OptionCategory profileCat("pbc profile options");
@@ -283,6 +289,51 @@ int runProfile(mlir::ModuleOp schema) {
   return pbc::writeOutputs({{profileOut, std::move(text)}});
 }
 
+/// pbc decode_raw: stdin's bytes read as a message without fields (every
+/// field unknown) by the runtime's table decoder, then printed as its text
+/// format does: protoc --decode_raw's output, byte for byte, and its error
+/// for bytes that are no message.
+int runDecodeRaw() {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> in = MemoryBuffer::getSTDIN();
+  if (!in)
+    return pbc::fail("cannot read stdin: " + in.getError().message());
+  // The struct is its unknown fields' view alone; the one lookup entry is
+  // empty (no field has a number).
+  static const uint16_t noLookup[1] = {0};
+  pbc_message_desc desc = {};
+  desc.strings = "decode_raw";
+  desc.size = sizeof(pbc_bytes);
+  desc.unknown_offset = 0;
+  desc.lookup = noLookup;
+  desc.syntax = PBC_SYNTAX_PROTO2;
+  pbc_message_info info = {};
+  info.full_name = desc.strings;
+  info.struct_size = desc.size;
+  info.desc = &desc;
+
+  pbc_arena arena;
+  pbc_arena_init(&arena, nullptr, 0);
+  pbc_bytes message;
+  StringRef bytes = (*in)->getBuffer();
+  pbc_status s = pbc_table_decode(
+      &desc, &message, reinterpret_cast<const uint8_t *>(bytes.data()),
+      bytes.size(), &arena, nullptr);
+  int rc = 0;
+  if (s != PBC_OK) {
+    errs() << "Failed to parse input.\n";
+    rc = 1;
+  } else {
+    size_t n = 0;
+    pbc_text_print(&info, &message, nullptr, 0, &n, nullptr);
+    std::string text(n, '\0');
+    pbc_text_print(&info, &message, text.data(), n, &n, nullptr);
+    outs() << text;
+    outs().flush();
+  }
+  pbc_arena_destroy(&arena);
+  return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -296,7 +347,10 @@ int main(int argc, char **argv) {
       "pbc: an ahead-of-time protobuf compiler\n\n"
       "  pbc compile [options] FILE.proto... -o OUT\n"
       "  pbc profile [options] FILE.proto... --message=NAME "
-      "--payloads=FILE... -o PROFILE\n");
+      "--payloads=FILE... -o PROFILE\n"
+      "  pbc decode_raw < MESSAGE.bin\n");
+  if (decodeRawCmd)
+    return runDecodeRaw();
   if (!compileCmd && !profileCmd) {
     cl::PrintHelpMessage();
     return 1;

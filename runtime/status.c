@@ -17,6 +17,7 @@ const char *pbc_status_str(pbc_status s) {
   case PBC_ERR_TOO_LARGE: return "message too large (2 GiB or more)";
   case PBC_ERR_ARENA_LIMIT: return "arena byte limit reached";
   case PBC_ERR_NO_NAMES: return "message compiled without field names (LITE_RUNTIME)";
+  case PBC_ERR_TEXT_SYNTAX: return "text format syntax error";
   }
   return "unknown status";
 }

@@ -216,4 +216,18 @@ static inline bool pbc_tbl_is_set(const pbc_message_desc *d,
   return pbc_tbl_is_set_other(d, f, m);
 }
 
+/* Whether a message is google.protobuf.Any as the text format and JSON
+ * expand it (libprotobuf's GetAnyFieldDescriptors): that name, a singular
+ * string type_url numbered 1 and a singular bytes value numbered 2, neither
+ * in a oneof. */
+static inline bool pbc_tbl_is_any(const pbc_message_desc *d) {
+  if (strcmp(d->strings, "google.protobuf.Any") != 0 || d->field_count < 2)
+    return false;
+  const pbc_field_desc *url = &d->fields[0], *value = &d->fields[1];
+  return url->number == 1 && url->type == PBC_TYPE_STRING &&
+         (url->kind == PBC_FIELD_IMPLICIT || url->kind == PBC_FIELD_BIT) &&
+         value->number == 2 && value->type == PBC_TYPE_BYTES &&
+         (value->kind == PBC_FIELD_IMPLICIT || value->kind == PBC_FIELD_BIT);
+}
+
 #endif /* PBC_TABLE_INTERNAL_H */

@@ -16,6 +16,9 @@ typedef struct printer {
   size_t cap, len;
   pbc_writer *w;
   bool single_line, space;
+  bool hide_unknown; /* pbc_text_options.hide_unknown_fields */
+  bool expand_any;   /* pbc_text_options.expand_any */
+  unsigned any_depth; /* Any values being printed expanded */
   unsigned indent;
   pbc_status status; /* NO_NAMES stops the output */
 } printer;
@@ -445,12 +448,61 @@ enum { UNKNOWN_BUDGET = 10 };
 
 /* ---- Messages ------------------------------------------------------------ */
 
+/* An Any's value in place of its fields (Printer::PrintAny, under
+ * SetExpandAny): `[type_url] {` and the value's fields, when the URL's
+ * prefix is one libprotobuf's default finder takes, its type is a message
+ * linked into the program (pbc_find_message) and the value decodes as one
+ * (required fields included). Else false: the Any prints as any message.
+ * Any values inside are expanded too, to a bounded depth. */
+static bool print_any(printer *p, const pbc_message_desc *d, const uint8_t *m) {
+  if (p->any_depth >= PBC_DEFAULT_MAX_DEPTH) return false;
+  const pbc_field_desc *url_field = &d->fields[0], *value_field = &d->fields[1];
+  pbc_bytes url = {NULL, 0}, value = {NULL, 0};
+  if (pbc_tbl_is_set(d, url_field, m))
+    url = pbc_tbl_load_view(m + url_field->offset);
+  if (pbc_tbl_is_set(d, value_field, m))
+    value = pbc_tbl_load_view(m + value_field->offset);
+  size_t slash = url.size;
+  while (slash > 0 && url.data[slash - 1] != '/') slash--;
+  if (slash == 0) return false; /* ParseAnyTypeUrl wants a '/' */
+  if (!(slash == 20 && (memcmp(url.data, "type.googleapis.com/", 20) == 0 ||
+                        memcmp(url.data, "type.googleprod.com/", 20) == 0)))
+    return false;
+  size_t name_len = url.size - slash;
+  char *name = malloc(name_len + 1);
+  if (name == NULL) return false;
+  memcpy(name, url.data + slash, name_len);
+  name[name_len] = '\0';
+  const pbc_message_info *info = pbc_find_message(name);
+  free(name);
+  if (info == NULL || info->desc == NULL) return false;
+  pbc_arena arena;
+  pbc_arena_init(&arena, NULL, 0);
+  void *v = pbc_arena_alloc(&arena, info->desc->size ? info->desc->size : 1);
+  bool ok = v != NULL && pbc_table_decode(info->desc, v, value.data, value.size,
+                                          &arena, NULL) == PBC_OK;
+  if (ok) {
+    line_start(p);
+    emit(p, "[", 1);
+    emit(p, (const char *)url.data, url.size);
+    emit(p, "]", 1);
+    open_block(p);
+    p->any_depth++;
+    print_fields(p, info->desc, v);
+    p->any_depth--;
+    close_block(p);
+  }
+  pbc_arena_destroy(&arena);
+  return ok;
+}
+
 static void print_fields(printer *p, const pbc_message_desc *d,
                          const uint8_t *m) {
   if (d->flags & PBC_MESSAGE_NO_NAMES) {
     p->status = PBC_ERR_NO_NAMES;
     return;
   }
+  if (p->expand_any && pbc_tbl_is_any(d) && print_any(p, d, m)) return;
   for (uint32_t i = 0; i < d->field_count; i++) {
     const pbc_field_desc *f = &d->fields[i];
     if (f->kind != PBC_FIELD_REPEATED) {
@@ -470,7 +522,7 @@ static void print_fields(printer *p, const pbc_message_desc *d,
     for (size_t k = 0; k < v.size; k++)
       print_one(p, d, i, v.data + k * stride, true);
   }
-  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
+  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS && !p->hide_unknown) {
     pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
     if (u.size) print_unknown(p, u.data, u.data + u.size, UNKNOWN_BUDGET);
   }
@@ -479,6 +531,8 @@ static void print_fields(printer *p, const pbc_message_desc *d,
 static pbc_status print(printer *p, const pbc_message_info *info,
                         const void *m, const pbc_text_options *options) {
   p->single_line = options != NULL && options->single_line;
+  p->hide_unknown = options != NULL && options->hide_unknown_fields;
+  p->expand_any = options != NULL && options->expand_any;
   print_fields(p, info->desc, (const uint8_t *)m);
   return p->status;
 }

@@ -30,7 +30,8 @@ typedef enum pbc_status {
   PBC_ERR_BUFFER_TOO_SMALL = 11, /* encode: the output buffer is smaller than encoded_size */
   PBC_ERR_TOO_LARGE = 12,        /* encode: the message is 2 GiB or more */
   PBC_ERR_ARENA_LIMIT = 13,      /* decode needs more arena memory than pbc_arena_set_max_bytes allows */
-  PBC_ERR_NO_NAMES = 14          /* text format: a message compiled as LITE_RUNTIME has no field names */
+  PBC_ERR_NO_NAMES = 14,         /* text format: a message compiled as LITE_RUNTIME has no field names */
+  PBC_ERR_TEXT_SYNTAX = 15       /* text format: the text is not a message of the type (pbc_text_error says why) */
 } pbc_status;
 
 /* A human-readable name for a status ("ok", "truncated input", ...). */

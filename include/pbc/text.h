@@ -19,7 +19,15 @@
  * `N {` ... `}`.
  *
  * Not yet: extensions (pbc keeps them as unknown fields, printed by
- * number) and the expanded form of google.protobuf.Any.
+ * number).
+ *
+ * Parsing (pbc_text_parse) reads what libprotobuf 3.21's TextFormat::Parser
+ * reads (ParseFromString: the message is replaced, a required field
+ * missing is an error), with the same errors at the same line and column.
+ * Where the protobuf conformance suite asks for more than 3.21 does, pbc
+ * follows the suite: a \u or \U escape of a surrogate (also a pair of
+ * them) or of a number beyond U+10FFFF is an error, and a string field
+ * whose file checks UTF-8 (proto3) rejects text that is not UTF-8.
  *
  * A message compiled as LITE_RUNTIME has no field names
  * (PBC_MESSAGE_NO_NAMES): printing it, or a message holding one, fails with
@@ -41,6 +49,15 @@ typedef struct pbc_text_options {
   /* One line, as ShortDebugString: fields separated by one space, a
    * message as `name { ... }`, no trailing space. */
   bool single_line;
+  /* Leave the unknown fields out, as Printer::SetHideUnknownFields. */
+  bool hide_unknown_fields;
+  /* Print a google.protobuf.Any whose type is known as
+   * `[type.googleapis.com/pkg.M] { ...its fields... }`, as
+   * Printer::SetExpandAny (and DebugString) does: when the URL's prefix is
+   * type.googleapis.com/ or type.googleprod.com/, the type is a message
+   * linked into the program (pbc_find_message) and the value decodes as
+   * one. Other Anys print as plain messages. */
+  bool expand_any;
 } pbc_text_options;
 
 /* Prints m, a message of type `info`, into buf: at most cap bytes, no NUL
@@ -56,6 +73,43 @@ pbc_status pbc_text_print(const pbc_message_info *info, const void *m,
  * current position; the writer's status after it. */
 pbc_status pbc_text_write(const pbc_message_info *info, const void *m,
                           pbc_writer *w, const pbc_text_options *options);
+
+/* ---- Parsing ------------------------------------------------------------ */
+
+typedef struct pbc_text_parse_options {
+  /* A field may be named by its number (`7: 1`), as
+   * Parser::AllowFieldNumber: what reads back printed unknown fields whose
+   * numbers the message knows. */
+  bool allow_field_number;
+  /* Leave the required-field check out, as Parser::AllowPartialMessage. */
+  bool allow_partial;
+  /* Nesting limit, as pbc_decode_options; 0 means PBC_DEFAULT_MAX_DEPTH. */
+  uint32_t max_depth;
+} pbc_text_parse_options;
+
+/* Why a parse failed: libprotobuf's message for the same input, at the
+ * place libprotobuf gives (the token the parser was looking at, or the
+ * character a token went wrong at). Lines and columns count from 1, a tab
+ * moving the column to the next multiple of 8 as libprotobuf counts; both
+ * are 0 for an error of the whole message (a required field missing). */
+typedef struct pbc_text_error {
+  uint32_t line, column;
+  char message[200]; /* NUL-terminated, cut short if longer */
+} pbc_text_error;
+
+/* Parses the `len` bytes at `text` into m, a message of type `info`, which
+ * it replaces (as T_decode does): strings, bytes and repeated fields are
+ * put in `arena`, nothing points into `text`. On failure m is left as
+ * T_decode leaves it on failure, the result says what kind of error it was
+ * (PBC_ERR_TEXT_SYNTAX for anything the text itself gets wrong, else
+ * PBC_ERR_INVALID_UTF8, PBC_ERR_DEPTH_LIMIT, PBC_ERR_MISSING_REQUIRED or a
+ * memory error) and *error (if not NULL) where and why. `options` may be
+ * NULL for the defaults. Never reads outside the `len` bytes (a NUL among
+ * them is an error, as in libprotobuf). */
+pbc_status pbc_text_parse(const pbc_message_info *info, void *m,
+                          const char *text, size_t len, pbc_arena *arena,
+                          const pbc_text_parse_options *options,
+                          pbc_text_error *error);
 
 #ifdef __cplusplus
 }

@@ -14,12 +14,14 @@
  * code, and compiled --optimize-for=code-size, where each message's
  * functions call the runtime's table-driven codec.
  *
- * Binary only: JSON, JSPB and text-format requests are answered "skipped". */
+ * Binary and text format in and out (pbc/text.h); JSON and JSPB requests
+ * are answered "skipped". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conformance.pbc.h"
+#include "pbc/text.h"
 
 static void die(const char *what) {
   fprintf(stderr, "pbc conformance testee: %s\n", what);
@@ -28,12 +30,26 @@ static void die(const char *what) {
 
 static pbc_str str(const char *s) { return (pbc_str){s, strlen(s)}; }
 
+/* A failure's text, kept in the arena with the response. */
+static pbc_str arena_text(pbc_arena *arena, const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  char *t = pbc_arena_alloc(arena, na + nb + 1);
+  if (!t) die("out of memory");
+  memcpy(t, a, na);
+  memcpy(t + na, b, nb + 1);
+  return (pbc_str){t, na + nb};
+}
+
 /* Fills `res` for `req`; everything it allocates comes from `arena`. */
 static void handle(const conformance_ConformanceRequest *req,
                    conformance_ConformanceResponse *res, pbc_arena *arena) {
-  if (!conformance_ConformanceRequest_has_protobuf_payload(req) ||
-      req->requested_output_format != conformance_WireFormat_PROTOBUF) {
-    conformance_ConformanceResponse_set_skipped(res, str("pbc: JSON/text not supported"));
+  const bool binary_in = conformance_ConformanceRequest_has_protobuf_payload(req);
+  const bool text_in = conformance_ConformanceRequest_has_text_payload(req);
+  const conformance_WireFormat out_format = req->requested_output_format;
+  if ((!binary_in && !text_in) ||
+      (out_format != conformance_WireFormat_PROTOBUF &&
+       out_format != conformance_WireFormat_TEXT_FORMAT)) {
+    conformance_ConformanceResponse_set_skipped(res, str("pbc: JSON not supported yet"));
     return;
   }
 
@@ -48,20 +64,48 @@ static void handle(const conformance_ConformanceRequest *req,
     return;
   }
 
-  /* decode starts from init (it replaces, never merges): no init call needed. */
+  /* decode and pbc_text_parse start from init (they replace, never merge):
+   * no init call needed. */
   void *msg = pbc_arena_alloc(arena, info->struct_size);
   if (!msg) die("out of memory");
-  const pbc_bytes in = req->payload.protobuf_payload;
-  pbc_status status = info->decode(msg, in.data, in.size, arena);
-  if (status != PBC_OK) {
-    conformance_ConformanceResponse_set_parse_error(res, str(pbc_status_str(status)));
+  if (binary_in) {
+    const pbc_bytes in = req->payload.protobuf_payload;
+    pbc_status status = info->decode(msg, in.data, in.size, arena);
+    if (status != PBC_OK) {
+      conformance_ConformanceResponse_set_parse_error(res, str(pbc_status_str(status)));
+      return;
+    }
+  } else {
+    const pbc_str in = req->payload.text_payload;
+    pbc_text_error error;
+    pbc_status status = pbc_text_parse(info, msg, in.data, in.size, arena, NULL, &error);
+    if (status != PBC_OK) {
+      conformance_ConformanceResponse_set_parse_error(res, arena_text(arena, "pbc: ", error.message));
+      return;
+    }
+  }
+
+  if (out_format == conformance_WireFormat_TEXT_FORMAT) {
+    /* The unknown fields only when asked for, as libprotobuf's testee. */
+    pbc_text_options options = {.hide_unknown_fields = !req->print_unknown_fields};
+    size_t size = 0;
+    pbc_status status = pbc_text_print(info, msg, NULL, 0, &size, &options);
+    char *text = pbc_arena_alloc(arena, size + 1);
+    if (!text) die("out of memory");
+    if (status == PBC_OK || status == PBC_ERR_BUFFER_TOO_SMALL)
+      status = pbc_text_print(info, msg, text, size, &size, &options);
+    if (status != PBC_OK) {
+      conformance_ConformanceResponse_set_serialize_error(res, str(pbc_status_str(status)));
+      return;
+    }
+    conformance_ConformanceResponse_set_text_payload(res, (pbc_str){text, size});
     return;
   }
 
   size_t size = info->encoded_size(msg), written;
   uint8_t *out = pbc_arena_alloc(arena, size);
   if (!out) die("out of memory");
-  status = info->encode(msg, out, size, &written);
+  pbc_status status = info->encode(msg, out, size, &written);
   if (status != PBC_OK) {
     conformance_ConformanceResponse_set_serialize_error(res, str(pbc_status_str(status)));
     return;

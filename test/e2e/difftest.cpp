@@ -54,6 +54,11 @@
 //  (f) an arena with a tiny byte cap: decode either succeeds (and re-encodes
 //      identically) or fails with PBC_ERR_ARENA_LIMIT;
 //  (h) the max_depth option against libprotobuf's recursion limit;
+//  (t) text format: pbc_text_print's output is libprotobuf's, multi-line
+//      and on one line; pbc_text_parse reads both back to the message
+//      libprotobuf's parser makes, and of three random corruptions of the
+//      text rejects the same ones with libprotobuf's first error (line,
+//      column, message) and accepts the rest as the same message;
 //  with --unknown-fields: unknown field numbers, known numbers with the wrong
 //      wire type and undeclared values of closed enums, all of which
 //      libprotobuf keeps as unknown fields and writes back last; (g)
@@ -468,6 +473,7 @@ const char *StatusName(int s) {
     case PBC_ERR_TOO_LARGE: return "PBC_ERR_TOO_LARGE";
     case PBC_ERR_ARENA_LIMIT: return "PBC_ERR_ARENA_LIMIT";
     case PBC_ERR_NO_NAMES: return "PBC_ERR_NO_NAMES";
+    case PBC_ERR_TEXT_SYNTAX: return "PBC_ERR_TEXT_SYNTAX";
   }
   return "(unknown pbc_status)";
 }
@@ -1134,6 +1140,21 @@ class Filler {
 
   void Fill(Message *m, int depth) {
     const Descriptor *d = m->GetDescriptor();
+    if (depth == 0) root_file_ = d->file();
+    // An Any mostly holds a message of the file under test, which pbc's
+    // library has too (the text format's expanded form); else random bytes.
+    if (d->full_name() == "google.protobuf.Any" && root_file_ != nullptr &&
+        root_file_->message_type_count() > 0 && r_.Chance(0.7)) {
+      const Descriptor *t = root_file_->message_type(
+          static_cast<int>(r_.Below(static_cast<uint64_t>(root_file_->message_type_count()))));
+      std::unique_ptr<Message> value = schema_.New(t);
+      if (MayNest(depth)) Fill(value.get(), depth + 1);
+      const Reflection *R = m->GetReflection();
+      R->SetString(m, d->FindFieldByNumber(1),
+                   (r_.Chance(0.9) ? "type.googleapis.com/" : "example.com/") + t->full_name());
+      R->SetString(m, d->FindFieldByNumber(2), value->SerializePartialAsString());
+      return;
+    }
     std::set<const gp::OneofDescriptor *> oneofs_done;
     // Fewer fields deeper down keeps messages a few KB on average.
     double p_set = depth == 0 ? 0.6 : 0.25;
@@ -1302,6 +1323,7 @@ class Filler {
   const Schema &schema_;
   int max_depth_;
   bool message_sets_;
+  const gp::FileDescriptor *root_file_ = nullptr; // of the message at depth 0
   int nodes_ = 0;
 };
 
@@ -2398,8 +2420,8 @@ class Checker {
   // (t) text format: what pbc_text_print makes of the struct Canonical
   // decoded is what libprotobuf's TextFormat::Printer prints for the same
   // bytes read in pbc's view of the schema (extensions as unknown fields),
-  // byte for byte: multi-line, and on one line without the trailing space
-  // (ShortDebugString's form). Also into a buffer one byte short (its
+  // byte for byte: multi-line, on one line without the trailing space
+  // (ShortDebugString's form), and multi-line with Anys expanded. Also into a buffer one byte short (its
   // prefix, BUFFER_TOO_SMALL) and through a writer of 5-byte chunks. A
   // LITE_RUNTIME library has no names: NO_NAMES.
   bool Text(const std::string &bytes) {
@@ -2411,14 +2433,16 @@ class Checker {
     const bool lite = ctx_.opts->optimize_for.empty()
                           ? d_->file()->options().optimize_for() == gp::FileOptions::LITE_RUNTIME
                           : ctx_.opts->optimize_for == "lite-runtime";
-    for (bool single : {false, true}) {
-      const char *form = single ? "one-line text" : "text";
+    for (int k = 0; k < 3; k++) {
+      const bool single = k == 1, expand = k == 2;
+      const char *form = single ? "one-line text" : expand ? "text, Any expanded" : "text";
       std::string want;
       gp::TextFormat::Printer printer;
       printer.SetSingleLineMode(single);
+      printer.SetExpandAny(expand);
       printer.PrintToString(*lib, &want);
       if (single && !want.empty() && want.back() == ' ') want.pop_back();
-      pbc_text_options o = {single};
+      pbc_text_options o = {single, false, expand};
       size_t n = 0;
       pbc_status s = pbc_text_print(pbc_->info(), pbc_->mem(), nullptr, 0, &n, &o);
       if (lite) {
@@ -2463,7 +2487,147 @@ class Checker {
       if (s != PBC_OK || written != want)
         return Fail(form, std::string("pbc_text_write with 5-byte chunks: ") + StatusName(s),
                     bytes, &want, &written);
+      // What was printed reads back, and a few corruptions of it fail where
+      // libprotobuf's parser fails.
+      if (!TextParse(form, want, bytes)) return false;
+      for (int m = 0; m < 3 && !single; m++) {
+        std::string bad = MutateText(want);
+        if (!TextParse("corrupted text", bad, bytes)) return false;
+      }
     }
+    return true;
+  }
+
+  // A random corruption of a text-format message: a character deleted,
+  // inserted or replaced (from characters that matter to the grammar), or
+  // a line repeated.
+  std::string MutateText(std::string t) {
+    static const char kChars[] = "{}<>[]:;,-.\"'\\ \n\t#0123456789xXeEfFuU_aznt\x80\xff\x01";
+    const size_t nchars = sizeof kChars - 1;
+    const size_t at = r_.Below(t.size() + 1);
+    switch (r_.Below(4)) {
+      case 0:
+        if (at < t.size()) t.erase(at, 1);
+        break;
+      case 1:
+        t.insert(at, 1, kChars[r_.Below(nchars)]);
+        break;
+      case 2:
+        if (at < t.size()) t[at] = kChars[r_.Below(nchars)];
+        break;
+      default: {
+        size_t start = t.rfind('\n', at == 0 ? 0 : at - 1);
+        start = start == std::string::npos ? 0 : start + 1;
+        size_t end = t.find('\n', start);
+        end = end == std::string::npos ? t.size() : end + 1;
+        t.insert(start, t.substr(start, end - start));
+        break;
+      }
+    }
+    return t;
+  }
+
+  // The first error libprotobuf's text parser reports.
+  struct FirstError : gp::io::ErrorCollector {
+    int line = -2, column = -2;
+    std::string message;
+    void AddError(int l, int c, const std::string &m) override {
+      if (line != -2) return;
+      line = l;
+      column = c;
+      message = m;
+    }
+  };
+
+  // (t') text parsing: pbc_text_parse accepts `text` exactly when
+  // libprotobuf's TextFormat::Parser does (the message as pbc sees the
+  // schema, extensions unknown), then holds the same message (same
+  // serialization), and otherwise fails with libprotobuf's first error at
+  // the same line and column. Where pbc follows the conformance suite
+  // rather than 3.21 (pbc/text.h), pbc alone fails. Messages are compared
+  // as libprotobuf's deterministic bytes (maps sorted, duplicate keys
+  // normalized as LibBytes does).
+  bool TextParse(const char *form, const std::string &text, const std::string &bytes) {
+    g_stats["text parse"].first++;
+    const pbc_message_info *info = pbc_->info();
+    std::unique_ptr<Message> lib = ctx_.schema->NewOpaque(d_);
+    FirstError lib_error;
+    gp::TextFormat::Parser parser;
+    parser.RecordErrorsTo(&lib_error);
+    const bool lib_ok = parser.ParseFromString(text, lib.get());
+    pbc_arena arena;
+    pbc_arena_init(&arena, nullptr, 0);
+    struct ArenaGuard {
+      pbc_arena *a;
+      ~ArenaGuard() { pbc_arena_destroy(a); }
+    } guard{&arena};
+    void *m = pbc_arena_alloc(&arena, info->struct_size);
+    pbc_text_error error;
+    const pbc_status s = pbc_text_parse(info, m, text.data(), text.size(), &arena, nullptr,
+                                        &error);
+    if (info->desc->flags & PBC_MESSAGE_NO_NAMES) {
+      if (s != PBC_ERR_NO_NAMES)
+        return Fail(form, std::string("a LITE_RUNTIME message parsed: ") + StatusName(s),
+                    bytes, &text);
+      return true;
+    }
+    const std::string where = std::to_string(error.line) + ":" + std::to_string(error.column) +
+                              ": " + error.message;
+    // pbc's message is cut to its buffer.
+    const size_t room = sizeof error.message - 1;
+    const std::string lib_where =
+        std::to_string(lib_error.line + 1) + ":" + std::to_string(lib_error.column + 1) + ": " +
+        (strlen(error.message) == room ? lib_error.message.substr(0, room) : lib_error.message);
+    if (lib_ok && s == PBC_OK) {
+      std::string got(info->encoded_size(m), '\0');
+      size_t n = 0;
+      if (info->encode(m, reinterpret_cast<uint8_t *>(got.data()), got.size(), &n) != PBC_OK ||
+          n != got.size())
+        return Fail(form, "cannot encode what pbc_text_parse made", bytes, &text);
+      // Through libprotobuf, whose bytes sort map entries: pbc keeps them
+      // in the order read, which a corruption may have unsorted.
+      std::unique_ptr<Message> back = ctx_.schema->NewOpaque(d_);
+      if (!back->ParseFromString(got))
+        return Fail(form, "libprotobuf cannot parse pbc's encoding of pbc_text_parse's message",
+                    bytes, &text);
+      got = LibBytes(back.get());
+      std::string want = LibBytes(lib.get());
+      if (got != want)
+        return Fail(form,
+                    "pbc_text_parse's message differs from libprotobuf's for the text:\n" + text,
+                    bytes, &want, &got);
+      return true;
+    }
+    // The conformance suite's rules, stricter than 3.21's parser: pbc may
+    // stop there where libprotobuf goes on (to accept, or to fail later).
+    const bool conformance_rule =
+        s == PBC_ERR_INVALID_UTF8 ||
+        strstr(error.message, "Unicode escape of a surrogate") != nullptr;
+    if (conformance_rule &&
+        (lib_ok || lib_error.line + 1 > static_cast<int>(error.line) ||
+         (lib_error.line + 1 == static_cast<int>(error.line) &&
+          lib_error.column + 1 >= static_cast<int>(error.column)))) {
+      g_stats["text parse: conformance rule"].first++;
+      return true;
+    }
+    if (lib_ok) {
+      return Fail(form, "pbc_text_parse rejects what libprotobuf accepts: " + where +
+                            "\ntext:\n" + text, bytes);
+    }
+    if (s == PBC_OK)
+      return Fail(form, "pbc_text_parse accepts what libprotobuf rejects (" + lib_where +
+                            ")\ntext:\n" + text, bytes);
+    g_stats["text parse: rejected"].first++;
+    if (lib_error.line == -1) {
+      // An error of the whole message: a required field missing.
+      if (s != PBC_ERR_MISSING_REQUIRED || lib_error.message.rfind("Message missing required", 0) != 0)
+        return Fail(form, "libprotobuf: " + lib_where + "; pbc: " + StatusName(s) + " " + where,
+                    bytes, &text);
+      return true;
+    }
+    if (where != lib_where)
+      return Fail(form, "a different error:\n  libprotobuf: " + lib_where + "\n  pbc:         " +
+                            where + "\ntext:\n" + text, bytes);
     return true;
   }
 

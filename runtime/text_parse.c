@@ -1,0 +1,786 @@
+/* Text format parsing (pbc/text.h): libprotobuf 3.21's TextFormat::Parser
+ * over a message's description.
+ *
+ * The parser does not build the message itself: it transcodes the text to
+ * the binary wire format, field by field in the order written, and hands
+ * that to the table decoder (pbc_table_decode). Text and wire hold the
+ * same fields with the same merge rules (a later singular value replaces
+ * an earlier one, repeated values append, a map keeps the last value of a
+ * key), so one decoder keeps repeated fields, oneofs, maps, defaults and
+ * the required check in one place, and a message's text costs one more
+ * pass over its bytes. What the wire cannot say the parser checks itself,
+ * where the text still tells the line and column: names, value ranges,
+ * closed enums, UTF-8, nesting, and libprotobuf's rule that a singular
+ * field (or a oneof) is given once.
+ *
+ * A message value's length is written after its fields, into one byte
+ * kept for it; a longer length moves the fields up (a copy per nesting
+ * level at most, and text is far larger than its wire form). */
+#include <assert.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pbc/text.h"
+#include "table_internal.h"
+#include "text_lex.h"
+
+typedef struct parser {
+  pbc_lexer lx;
+  uint8_t *out; /* the wire form so far */
+  size_t len, cap;
+  /* What each open message has been given (see frame_*), a stack. */
+  uint32_t *seen;
+  size_t seen_len, seen_cap;
+  uint32_t depth, max_depth;
+  bool allow_field_number, allow_partial;
+} parser;
+
+#define TRY(x)                                                                 \
+  do {                                                                         \
+    if (!(x)) return false;                                                    \
+  } while (0)
+
+/* Errors at the current token, as TextFormat's ReportError. */
+#define FAIL_AT_TOKEN(ps, status, ...)                                         \
+  pbc_text_fail(&(ps)->lx, status, (ps)->lx.cur.line, (ps)->lx.cur.column,     \
+                __VA_ARGS__)
+#define SYNTAX(ps, ...) FAIL_AT_TOKEN(ps, PBC_ERR_TEXT_SYNTAX, __VA_ARGS__)
+
+static bool out_of_memory(parser *ps) {
+  return pbc_text_fail(&ps->lx, PBC_ERR_OUT_OF_MEMORY, ps->lx.cur.line,
+                       ps->lx.cur.column, "Out of memory.");
+}
+
+/* ---- Tokens ------------------------------------------------------------- */
+
+static bool next(parser *ps) { return pbc_lex_next(&ps->lx); }
+
+static bool try_consume(parser *ps, const char *s) {
+  if (!pbc_lex_at(&ps->lx, s)) return false;
+  return next(ps);
+}
+
+/* An optional symbol: false only on a lexer error. */
+static bool skip_optional(parser *ps, const char *s) {
+  try_consume(ps, s);
+  return !ps->lx.failed;
+}
+
+static bool consume(parser *ps, const char *s) {
+  if (!pbc_lex_at(&ps->lx, s))
+    return SYNTAX(ps, "Expected \"%s\", found \"%.*s\".", s,
+                  (int)ps->lx.cur.len, ps->lx.cur.text);
+  return next(ps);
+}
+
+/* ConsumeIdentifier: an identifier, or with field numbers allowed an
+ * integer; the token it took in *name. */
+static bool consume_identifier(parser *ps, pbc_token *name) {
+  pbc_tok_type t = ps->lx.cur.type;
+  if (t == PBC_TOK_IDENT || (ps->allow_field_number && t == PBC_TOK_INT)) {
+    *name = ps->lx.cur;
+    return next(ps);
+  }
+  return SYNTAX(ps, "Expected identifier, got: %.*s", (int)ps->lx.cur.len,
+                ps->lx.cur.text);
+}
+
+/* A growable string for names made of several tokens. */
+typedef struct name_buf {
+  char *data;
+  size_t len, cap;
+} name_buf;
+
+static bool name_append(parser *ps, name_buf *b, const char *s, size_t n) {
+  if (b->cap - b->len < n + 1) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap - b->len < n + 1) cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (p == NULL) return out_of_memory(ps);
+    b->data = p;
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+  return true;
+}
+
+/* ConsumeFullTypeName: ident(.ident)*, appended to *b as the identifiers
+ * joined by dots (whatever space or comments stand between the tokens). */
+static bool consume_type_name(parser *ps, name_buf *b) {
+  pbc_token part = {0};
+  TRY(consume_identifier(ps, &part));
+  TRY(name_append(ps, b, part.text, part.len));
+  while (pbc_lex_at(&ps->lx, ".")) {
+    TRY(next(ps));
+    TRY(consume_identifier(ps, &part));
+    TRY(name_append(ps, b, ".", 1) && name_append(ps, b, part.text, part.len));
+  }
+  return true;
+}
+
+/* ConsumeUnsignedInteger. */
+static bool consume_unsigned(parser *ps, uint64_t max, uint64_t *v) {
+  const pbc_token *t = &ps->lx.cur;
+  if (t->type != PBC_TOK_INT)
+    return SYNTAX(ps, "Expected integer, got: %.*s", (int)t->len, t->text);
+  if (!pbc_lex_integer(t->text, t->len, max, v))
+    return SYNTAX(ps, "Integer out of range (%.*s)", (int)t->len, t->text);
+  return next(ps);
+}
+
+/* ConsumeSignedInteger: a '-' token allows one more than max. */
+static bool consume_signed(parser *ps, uint64_t max, int64_t *v) {
+  bool negative = try_consume(ps, "-");
+  if (ps->lx.failed) return false;
+  uint64_t u;
+  TRY(consume_unsigned(ps, max + negative, &u));
+  *v = negative ? (int64_t)(0 - u) : (int64_t)u;
+  return true;
+}
+
+/* Whether a token's text is `s`. */
+static bool token_is(const pbc_token *t, const char *s) {
+  size_t n = strlen(s);
+  return t->len == n && memcmp(t->text, s, n) == 0;
+}
+
+/* Whether a token's text is `s` ignoring ASCII case (`s` lower case). */
+static bool token_is_lower(const pbc_token *t, const char *s) {
+  size_t n = strlen(s);
+  if (t->len != n) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = t->text[i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != s[i]) return false;
+  }
+  return true;
+}
+
+/* ConsumeDouble: [-] integer, float, inf, infinity or nan. */
+static bool consume_double(parser *ps, double *v) {
+  bool negative = try_consume(ps, "-");
+  if (ps->lx.failed) return false;
+  const pbc_token *t = &ps->lx.cur;
+  if (t->type == PBC_TOK_INT) {
+    /* ConsumeUnsignedDecimalAsDouble */
+    if (t->len >= 2 && t->text[0] == '0' &&
+        (t->text[1] == 'x' || t->text[1] == 'X' ||
+         (t->text[1] >= '0' && t->text[1] < '8')))
+      return SYNTAX(ps, "Expect a decimal number, got: %.*s", (int)t->len,
+                    t->text);
+    uint64_t u;
+    *v = pbc_lex_integer(t->text, t->len, UINT64_MAX, &u)
+             ? (double)u
+             : pbc_lex_float(t->text, t->len);
+  } else if (t->type == PBC_TOK_FLOAT) {
+    *v = pbc_lex_float(t->text, t->len);
+  } else if (t->type == PBC_TOK_IDENT) {
+    if (token_is_lower(t, "inf") || token_is_lower(t, "infinity"))
+      *v = __builtin_inf();
+    else if (token_is_lower(t, "nan"))
+      *v = __builtin_nan("");
+    else {
+      /* libprotobuf names the identifier lower-cased. */
+      char lower[sizeof ps->lx.error->message];
+      size_t n = t->len < sizeof lower ? t->len : sizeof lower - 1;
+      for (size_t i = 0; i < n; i++) {
+        char c = t->text[i];
+        lower[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+      }
+      return SYNTAX(ps, "Expected double, got: %.*s", (int)n, lower);
+    }
+  } else {
+    return SYNTAX(ps, "Expected double, got: %.*s", (int)t->len, t->text);
+  }
+  TRY(next(ps));
+  if (negative) *v = -*v;
+  return true;
+}
+
+/* io::SafeDoubleToFloat: out of float's range is infinite, except that
+ * what rounds to FLT_MAX's printed form (3.4028235e+38) is FLT_MAX. */
+static float double_to_float(double v) {
+  const double max_rounded = 3.4028235677973366e+38;
+  if (v > FLT_MAX) return v <= max_rounded ? FLT_MAX : __builtin_inff();
+  if (v < -FLT_MAX) return v >= -max_rounded ? -FLT_MAX : -__builtin_inff();
+  return (float)v;
+}
+
+/* ---- The wire form ------------------------------------------------------ */
+
+static bool reserve(parser *ps, size_t n) {
+  if (ps->cap - ps->len >= n) return true;
+  size_t cap = ps->cap ? ps->cap : 256;
+  while (cap - ps->len < n) {
+    if (cap > SIZE_MAX / 2) return out_of_memory(ps);
+    cap *= 2;
+  }
+  uint8_t *p = realloc(ps->out, cap);
+  if (p == NULL) return out_of_memory(ps);
+  ps->out = p;
+  ps->cap = cap;
+  return true;
+}
+
+static size_t varint_size(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
+static void put_varint_at(uint8_t *p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *p = (uint8_t)v;
+}
+
+static bool put_varint(parser *ps, uint64_t v) {
+  TRY(reserve(ps, 10));
+  put_varint_at(ps->out + ps->len, v);
+  ps->len += varint_size(v);
+  return true;
+}
+
+static bool put_fixed(parser *ps, uint64_t v, size_t bytes) {
+  TRY(reserve(ps, bytes));
+  for (size_t i = 0; i < bytes; i++) ps->out[ps->len++] = (uint8_t)(v >> 8 * i);
+  return true;
+}
+
+static bool put_tag(parser *ps, uint32_t number, pbc_wire_type wire) {
+  return put_varint(ps, (uint64_t)number << 3 | wire);
+}
+
+/* A length-delimited value: open_len keeps a byte for the length and
+ * returns where; close_len writes it, moving the value up when it needs
+ * more. */
+static bool open_len(parser *ps, size_t *at) {
+  TRY(reserve(ps, 1));
+  *at = ps->len++;
+  return true;
+}
+
+static bool close_len(parser *ps, size_t at) {
+  size_t n = ps->len - at - 1;
+  if (n > INT32_MAX)
+    return pbc_text_fail(&ps->lx, PBC_ERR_TOO_LARGE, ps->lx.cur.line,
+                         ps->lx.cur.column, "Message is 2 GiB or more.");
+  size_t k = varint_size(n);
+  if (k > 1) {
+    TRY(reserve(ps, k - 1));
+    memmove(ps->out + at + k, ps->out + at + 1, n);
+    ps->len += k - 1;
+  }
+  put_varint_at(ps->out + at, n);
+  return true;
+}
+
+/* ---- What a message has been given --------------------------------------
+ * A frame per open message: a bit per field (set once a singular field is
+ * present as libprotobuf's HasField sees it) and a word per oneof (its set
+ * member's index plus one). */
+
+static size_t frame_words(const pbc_message_desc *d) {
+  return (d->field_count + 31) / 32 + d->oneof_count;
+}
+
+static bool frame_push(parser *ps, const pbc_message_desc *d, size_t *frame) {
+  size_t n = frame_words(d);
+  if (ps->seen_cap - ps->seen_len < n) {
+    size_t cap = ps->seen_cap ? ps->seen_cap * 2 : 64;
+    while (cap - ps->seen_len < n) cap *= 2;
+    uint32_t *p = realloc(ps->seen, cap * sizeof *p);
+    if (p == NULL) return out_of_memory(ps);
+    ps->seen = p;
+    ps->seen_cap = cap;
+  }
+  *frame = ps->seen_len;
+  memset(ps->seen + ps->seen_len, 0, n * sizeof *ps->seen);
+  ps->seen_len += n;
+  return true;
+}
+
+static void frame_pop(parser *ps, const pbc_message_desc *d) {
+  ps->seen_len -= frame_words(d);
+}
+
+static bool frame_has(const parser *ps, size_t frame, uint32_t index) {
+  return ps->seen[frame + index / 32] >> (index % 32) & 1;
+}
+
+static void frame_set(parser *ps, size_t frame, uint32_t index) {
+  ps->seen[frame + index / 32] |= 1u << (index % 32);
+}
+
+static uint32_t *frame_oneof(parser *ps, const pbc_message_desc *d,
+                             size_t frame, uint32_t oneof) {
+  return &ps->seen[frame + (d->field_count + 31) / 32 + oneof];
+}
+
+/* ---- Values ------------------------------------------------------------- */
+
+static bool parse_message(parser *ps, const pbc_message_desc *d,
+                          const char *close);
+
+/* ConsumeString: one or more string tokens, concatenated, as a LEN value;
+ * *nonempty for the presence rule. */
+static bool parse_string(parser *ps, const pbc_message_desc *d,
+                         const pbc_field_desc *f, bool *nonempty) {
+  const pbc_token *t = &ps->lx.cur;
+  if (t->type != PBC_TOK_STRING)
+    return SYNTAX(ps, "Expected string, got: %.*s", (int)t->len, t->text);
+  uint32_t line = t->line, column = t->column;
+  size_t at;
+  TRY(put_tag(ps, f->number, PBC_WIRE_LEN));
+  TRY(open_len(ps, &at));
+  while (ps->lx.cur.type == PBC_TOK_STRING) {
+    TRY(reserve(ps, t->len));
+    long n = pbc_lex_unescape(t->text, t->len, ps->out + ps->len);
+    if (n < 0)
+      return SYNTAX(ps, "Unicode escape of a surrogate or beyond U+10FFFF.");
+    ps->len += (size_t)n;
+    TRY(next(ps));
+  }
+  size_t n = ps->len - at - 1;
+  if ((f->flags & PBC_FIELD_UTF8) && !pbc_rt_utf8_valid(ps->out + at + 1, n))
+    return pbc_text_fail(&ps->lx, PBC_ERR_INVALID_UTF8, line, column,
+                         "String field \"%s\" is not valid UTF-8.",
+                         pbc_field_name(d, f));
+  *nonempty = n != 0;
+  return close_len(ps, at);
+}
+
+/* An enum value by name, or by number ([-] integer): a closed enum takes
+ * only its own values. */
+static bool parse_enum(parser *ps, const pbc_message_desc *d,
+                       const pbc_field_desc *f, int64_t *v) {
+  const pbc_enum_info *e = pbc_field_enum(d, f);
+  const pbc_token *t = &ps->lx.cur;
+  if (t->type == PBC_TOK_IDENT) {
+    pbc_token name = *t;
+    TRY(next(ps));
+    int32_t number;
+    if (!pbc_enum_value_by_name(e, name.text, name.len, &number))
+      return SYNTAX(ps, "Unknown enumeration value of \"%.*s\" for field "
+                        "\"%s\".",
+                    (int)name.len, name.text, pbc_field_name(d, f));
+    *v = number;
+    return true;
+  }
+  if (t->type != PBC_TOK_INT && !pbc_lex_at(&ps->lx, "-"))
+    return SYNTAX(ps, "Expected integer or identifier, got: %.*s",
+                  (int)t->len, t->text);
+  TRY(consume_signed(ps, INT32_MAX, v));
+  if ((f->flags & PBC_FIELD_CLOSED_ENUM) &&
+      !pbc_tbl_enum_declares(e, (int32_t)*v))
+    return SYNTAX(ps, "Unknown enumeration value of \"%lld\" for field "
+                      "\"%s\".",
+                  (long long)*v, pbc_field_name(d, f));
+  return true;
+}
+
+/* ConsumeFieldValue for a scalar, string or bytes field: its tag and
+ * value; *nonzero for the presence rule of a field without presence. */
+static bool parse_value(parser *ps, const pbc_message_desc *d,
+                        const pbc_field_desc *f, bool *nonzero) {
+  if (pbc_tbl_is_view(f)) return parse_string(ps, d, f, nonzero);
+  uint64_t bits;
+  int64_t s;
+  switch ((pbc_field_type)f->type) {
+  case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
+    TRY(consume_signed(ps, INT32_MAX, &s));
+    bits = (uint64_t)s;
+    break;
+  case PBC_TYPE_INT64: case PBC_TYPE_SINT64: case PBC_TYPE_SFIXED64:
+    TRY(consume_signed(ps, INT64_MAX, &s));
+    bits = (uint64_t)s;
+    break;
+  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32:
+    TRY(consume_unsigned(ps, UINT32_MAX, &bits));
+    break;
+  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64:
+    TRY(consume_unsigned(ps, UINT64_MAX, &bits));
+    break;
+  case PBC_TYPE_DOUBLE: {
+    double v;
+    TRY(consume_double(ps, &v));
+    memcpy(&bits, &v, 8);
+    break;
+  }
+  case PBC_TYPE_FLOAT: {
+    double v;
+    TRY(consume_double(ps, &v));
+    float x = double_to_float(v);
+    uint32_t b32;
+    memcpy(&b32, &x, 4);
+    bits = b32;
+    break;
+  }
+  case PBC_TYPE_BOOL:
+    if (ps->lx.cur.type == PBC_TOK_INT) {
+      TRY(consume_unsigned(ps, 1, &bits));
+    } else {
+      pbc_token name = {0};
+      TRY(consume_identifier(ps, &name));
+      if (token_is(&name, "true") || token_is(&name, "True") ||
+          token_is(&name, "t"))
+        bits = 1;
+      else if (token_is(&name, "false") || token_is(&name, "False") ||
+               token_is(&name, "f"))
+        bits = 0;
+      else
+        return SYNTAX(ps, "Invalid value for boolean field \"%s\". Value: "
+                          "\"%.*s\".",
+                      pbc_field_name(d, f), (int)name.len, name.text);
+    }
+    break;
+  case PBC_TYPE_ENUM:
+    TRY(parse_enum(ps, d, f, &s));
+    bits = (uint64_t)s;
+    break;
+  default:
+    assert(0 && "messages take parse_submessage");
+    return false;
+  }
+  *nonzero = bits != 0;
+  pbc_wire_type wire = pbc_tbl_wire_type(f);
+  TRY(put_tag(ps, f->number, wire));
+  switch (wire) {
+  case PBC_WIRE_FIXED32: return put_fixed(ps, bits, 4);
+  case PBC_WIRE_FIXED64: return put_fixed(ps, bits, 8);
+  default: break;
+  }
+  if (f->type == PBC_TYPE_SINT32)
+    bits = (uint32_t)((uint32_t)bits << 1 ^ (uint32_t)((int32_t)bits >> 31));
+  else if (f->type == PBC_TYPE_SINT64)
+    bits = bits << 1 ^ (uint64_t)((int64_t)bits >> 63);
+  else if (f->type == PBC_TYPE_UINT32 || f->type == PBC_TYPE_BOOL)
+    bits = (uint32_t)bits;
+  return put_varint(ps, bits);
+}
+
+/* `{` or `<`; the closing symbol in *close. */
+static bool open_delimiter(parser *ps, const char **close) {
+  if (try_consume(ps, "<")) {
+    *close = ">";
+    return true;
+  }
+  TRY(!ps->lx.failed);
+  *close = "}";
+  return consume(ps, "{");
+}
+
+static bool enter(parser *ps) {
+  if (ps->depth >= ps->max_depth)
+    return FAIL_AT_TOKEN(ps, PBC_ERR_DEPTH_LIMIT,
+                         "Message is too deep, the parser exceeded the "
+                         "configured recursion limit of %u.",
+                         (unsigned)ps->max_depth);
+  ps->depth++;
+  return true;
+}
+
+/* ConsumeFieldMessage: a message or group value, `{...}` or `<...>`. */
+static bool parse_submessage(parser *ps, const pbc_message_desc *d,
+                             const pbc_field_desc *f) {
+  TRY(enter(ps));
+  const char *close;
+  TRY(open_delimiter(ps, &close));
+  bool group = f->type == PBC_TYPE_GROUP;
+  size_t at = 0;
+  TRY(put_tag(ps, f->number, group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN));
+  if (!group) TRY(open_len(ps, &at));
+  TRY(parse_message(ps, pbc_tbl_link_message(d, f), close));
+  ps->depth--;
+  return group ? put_tag(ps, f->number, PBC_WIRE_END_GROUP) : close_len(ps, at);
+}
+
+/* ---- google.protobuf.Any's expanded form -------------------------------- */
+
+/* The message's canonical bytes in place of the wire form from `at` on
+ * (fields in text order): what libprotobuf stores in Any.value, which it
+ * serializes from a message. */
+static bool canonicalize(parser *ps, const pbc_message_desc *type, size_t at,
+                         const char *type_name) {
+  pbc_arena arena;
+  pbc_arena_init(&arena, NULL, 0);
+  void *m = pbc_arena_alloc(&arena, type->size ? type->size : 1);
+  pbc_decode_options options = {ps->max_depth, ps->allow_partial, false};
+  pbc_status s = m ? pbc_table_decode(type, m, ps->out + at, ps->len - at,
+                                      &arena, &options)
+                   : PBC_ERR_OUT_OF_MEMORY;
+  if (s == PBC_OK) {
+    size_t n = pbc_table_encoded_size(type, m), written = 0;
+    uint8_t *bytes = n ? pbc_arena_alloc(&arena, n) : NULL;
+    if (n && !bytes) {
+      s = PBC_ERR_OUT_OF_MEMORY;
+    } else if (n > INT32_MAX) {
+      s = PBC_ERR_TOO_LARGE;
+    } else {
+      s = pbc_table_encode(type, m, bytes, n, &written);
+      if (s == PBC_OK) {
+        /* Never longer than the text order's form: both are the same
+         * fields, this one without repeats. */
+        assert(written <= ps->len - at);
+        if (written) memcpy(ps->out + at, bytes, written);
+        ps->len = at + written;
+      }
+    }
+  }
+  pbc_arena_destroy(&arena);
+  if (s == PBC_ERR_MISSING_REQUIRED)
+    return SYNTAX(ps, "Value of type \"%s\" stored in google.protobuf.Any has "
+                      "missing required fields",
+                  type_name);
+  if (s != PBC_OK)
+    return FAIL_AT_TOKEN(ps, s, "Cannot store the value of type \"%s\" in "
+                                "google.protobuf.Any: %s.",
+                         type_name, pbc_status_str(s));
+  return true;
+}
+
+/* `[prefix/full.Name] { ... }` in an Any (after the `[`): its type_url
+ * and, as value, the message's bytes. */
+static bool parse_any(parser *ps, size_t frame) {
+  /* The URL: the prefix (one of the two libprotobuf's default finder
+   * knows), '/', the type's full name. */
+  name_buf url = {0};
+  size_t slash = 0;
+  bool ok = consume_type_name(ps, &url) && consume(ps, "/") &&
+            name_append(ps, &url, "/", 1);
+  if (ok) {
+    slash = url.len;
+    ok = consume_type_name(ps, &url) && consume(ps, "]") &&
+         skip_optional(ps, ":");
+  }
+  const pbc_message_info *info = NULL;
+  if (ok) {
+    if (slash == 20 && (memcmp(url.data, "type.googleapis.com/", 20) == 0 ||
+                        memcmp(url.data, "type.googleprod.com/", 20) == 0))
+      info = pbc_find_message(url.data + slash);
+    if (info == NULL || info->desc == NULL)
+      ok = SYNTAX(ps, "Could not find type \"%s\" stored in "
+                      "google.protobuf.Any.",
+                  url.data);
+  }
+  /* The value's wire form goes where the fields will, then moves up past
+   * the type_url written before it. */
+  size_t at = ps->len;
+  const char *close;
+  ok = ok && enter(ps) && open_delimiter(ps, &close) &&
+       parse_message(ps, info->desc, close) &&
+       canonicalize(ps, info->desc, at, url.data + slash);
+  if (ok) {
+    ps->depth--;
+    /* type_url is fields[0], value fields[1] (pbc_tbl_is_any). */
+    if (frame_has(ps, frame, 0) || frame_has(ps, frame, 1))
+      ok = SYNTAX(ps, "Non-repeated Any specified multiple times.");
+  }
+  if (ok) {
+    size_t value_len = ps->len - at;
+    size_t head = 1 + varint_size(url.len) + url.len + 1 + varint_size(value_len);
+    ok = reserve(ps, head);
+    if (ok) {
+      uint8_t *p = ps->out + at;
+      memmove(p + head, p, value_len);
+      *p++ = 1 << 3 | PBC_WIRE_LEN;
+      put_varint_at(p, url.len);
+      p += varint_size(url.len);
+      memcpy(p, url.data, url.len);
+      p += url.len;
+      *p++ = 2 << 3 | PBC_WIRE_LEN;
+      put_varint_at(p, value_len);
+      ps->len += head;
+      frame_set(ps, frame, 0);
+      if (value_len) frame_set(ps, frame, 1);
+    }
+  }
+  free(url.data);
+  return ok;
+}
+
+/* ---- Fields ------------------------------------------------------------- */
+
+/* The field a name (or, allowed, a number) names, as ConsumeField finds
+ * it: a group by its type's name, which is the field's name but for case. */
+static const pbc_field_desc *find_field(const pbc_message_desc *d,
+                                        const pbc_token *name) {
+  if (name->type == PBC_TOK_INT) {
+    /* safe_strto32: a decimal int32 (an octal-looking 010 is 10). */
+    uint64_t n = 0;
+    for (size_t i = 0; i < name->len; i++) {
+      char c = name->text[i];
+      if (c < '0' || c > '9') return NULL;
+      n = n * 10 + (uint64_t)(c - '0');
+      if (n > INT32_MAX) return NULL;
+    }
+    return pbc_field_by_number(d, (uint32_t)n);
+  }
+  const pbc_field_desc *f = pbc_field_by_name(d, name->text, name->len, false);
+  if (f == NULL) {
+    /* FindFieldByName(lower-cased name), for groups only. */
+    for (uint32_t i = 0; i < d->field_count && d->field_names; i++) {
+      const pbc_field_desc *g = &d->fields[i];
+      if (g->type != PBC_TYPE_GROUP) continue;
+      const char *n = pbc_field_name(d, g);
+      if (strlen(n) != name->len) continue;
+      size_t k = 0;
+      for (; k < name->len; k++) {
+        char c = name->text[k];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != n[k]) break;
+      }
+      if (k == name->len) {
+        f = g;
+        break;
+      }
+    }
+  }
+  if (f != NULL && f->type == PBC_TYPE_GROUP) {
+    /* The group's type name (its full name's last part) as written. */
+    const char *full = pbc_message_full_name(pbc_tbl_link_message(d, f));
+    const char *dot = strrchr(full, '.');
+    const char *type = dot ? dot + 1 : full;
+    if (strlen(type) != name->len || memcmp(type, name->text, name->len) != 0)
+      f = NULL;
+  }
+  return f;
+}
+
+/* ConsumeField. */
+static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
+  if (pbc_lex_at(&ps->lx, "[")) {
+    TRY(next(ps));
+    if (pbc_tbl_is_any(d)) return parse_any(ps, frame);
+    /* pbc keeps no extensions yet (unknown fields): none is defined. */
+    name_buf name = {0};
+    if (consume_type_name(ps, &name) && consume(ps, "]"))
+      SYNTAX(ps, "Extension \"%s\" is not defined or is not an extension of "
+                 "\"%s\".",
+             name.data, pbc_message_full_name(d));
+    free(name.data);
+    return false;
+  }
+  pbc_token name = {0};
+  TRY(consume_identifier(ps, &name));
+  const pbc_field_desc *f = find_field(d, &name);
+  if (f == NULL)
+    return SYNTAX(ps, "Message type \"%s\" has no field named \"%.*s\".",
+                  pbc_message_full_name(d), (int)name.len, name.text);
+  uint32_t index = (uint32_t)(f - d->fields);
+  bool repeated = f->kind == PBC_FIELD_REPEATED;
+  if (!repeated && frame_has(ps, frame, index))
+    return SYNTAX(ps, "Non-repeated field \"%.*s\" is specified multiple "
+                      "times.",
+                  (int)name.len, name.text);
+  uint32_t *oneof = NULL;
+  if (f->kind == PBC_FIELD_ONEOF) {
+    oneof = frame_oneof(ps, d, frame, f->presence);
+    if (*oneof != 0)
+      return SYNTAX(ps, "Field \"%.*s\" is specified along with field "
+                        "\"%s\", another member of oneof \"%s\".",
+                    (int)name.len, name.text,
+                    pbc_field_name(d, &d->fields[*oneof - 1]),
+                    d->strings + d->oneofs[f->presence].name);
+  }
+
+  bool message = pbc_tbl_is_message(f);
+  TRY(message ? skip_optional(ps, ":") : consume(ps, ":"));
+
+  bool set = true;
+  if (repeated && pbc_lex_at(&ps->lx, "[")) {
+    /* The list form, "foo: [1, 2, 3]"; "foo: []" is no element. */
+    TRY(next(ps));
+    if (!try_consume(ps, "]")) {
+      for (;;) {
+        TRY(!ps->lx.failed);
+        TRY(message ? parse_submessage(ps, d, f) : parse_value(ps, d, f, &set));
+        if (try_consume(ps, "]")) break;
+        TRY(consume(ps, ","));
+      }
+    }
+  } else {
+    TRY(message ? parse_submessage(ps, d, f) : parse_value(ps, d, f, &set));
+  }
+  TRY(!ps->lx.failed);
+
+  /* A field without presence is present when its value is not zero
+   * (-0.0 is), every other singular field once given. A proto3 map
+   * entry's key and value have no presence (libprotobuf's descriptors). */
+  bool implicit = f->kind == PBC_FIELD_IMPLICIT ||
+                  (f->kind == PBC_FIELD_ALWAYS && !message &&
+                   d->syntax == PBC_SYNTAX_PROTO3);
+  if (!repeated && (!implicit || set)) frame_set(ps, frame, index);
+  if (oneof) *oneof = index + 1;
+
+  /* Fields may end with `;` or `,`. */
+  return pbc_lex_at(&ps->lx, ";") ? next(ps) : skip_optional(ps, ",");
+}
+
+/* ConsumeMessage: fields up to `close` (NULL: the end of the text). */
+static bool parse_message(parser *ps, const pbc_message_desc *d,
+                          const char *close) {
+  size_t frame = 0;
+  TRY(frame_push(ps, d, &frame));
+  for (;;) {
+    if (close == NULL ? ps->lx.cur.type == PBC_TOK_END
+                      : pbc_lex_at(&ps->lx, ">") || pbc_lex_at(&ps->lx, "}"))
+      break;
+    TRY(parse_field(ps, d, frame));
+  }
+  frame_pop(ps, d);
+  return close == NULL || consume(ps, close);
+}
+
+pbc_status pbc_text_parse(const pbc_message_info *info, void *m,
+                          const char *text, size_t len, pbc_arena *arena,
+                          const pbc_text_parse_options *options,
+                          pbc_text_error *error) {
+  const pbc_message_desc *d = info->desc;
+  if (error) memset(error, 0, sizeof *error);
+  parser ps;
+  memset(&ps, 0, sizeof ps);
+  ps.max_depth = options && options->max_depth ? options->max_depth
+                                               : PBC_DEFAULT_MAX_DEPTH;
+  ps.allow_field_number = options && options->allow_field_number;
+  ps.allow_partial = options && options->allow_partial;
+  static const char empty[1];
+  if (text == NULL) text = empty;
+  pbc_lex_init(&ps.lx, text, len, error);
+
+  pbc_status s;
+  if (d->flags & PBC_MESSAGE_NO_NAMES) {
+    pbc_table_init(d, m);
+    s = PBC_ERR_NO_NAMES;
+    if (error)
+      snprintf(error->message, sizeof error->message,
+               "Message type \"%s\" was compiled without field names "
+               "(LITE_RUNTIME).",
+               pbc_message_full_name(d));
+  } else if (!ps.lx.failed && parse_message(&ps, d, NULL)) {
+    pbc_decode_options decode = {ps.max_depth, ps.allow_partial, true};
+    s = pbc_table_decode(d, m, ps.out, ps.len, arena, &decode);
+    if (s != PBC_OK && error) {
+      error->line = error->column = 0;
+      snprintf(error->message, sizeof error->message, "%s",
+               s == PBC_ERR_MISSING_REQUIRED
+                   ? "Message missing required fields."
+                   : pbc_status_str(s));
+    }
+  } else {
+    pbc_table_init(d, m);
+    s = ps.lx.status;
+  }
+  free(ps.out);
+  free(ps.seen);
+  return s;
+}
