@@ -8,6 +8,7 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/message.h>
+#include <google/protobuf/text_format.h>
 
 #include <cstring>
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "datasets.h"
 #include "pbc/pbc.h"
+#include "pbc/text.h"
 #ifdef PBC_BENCH_HAVE_UPB
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -243,6 +245,93 @@ private:
   std::vector<std::vector<char>> ms_;
   std::vector<size_t> sizes_;
   pbc_arena arena_;
+};
+
+// The text format, each side on its own data: libprotobuf prints its
+// parsed messages (TextFormat::PrintToString) and parses what it printed
+// (TextFormat::ParseFromString, into one reused message); pbc prints its
+// decoded structs (pbc_text_print into a reused buffer) and parses the
+// same text (pbc_text_parse, arena reset per message). Items and bytes are
+// the binary payloads', so rates compare across formats.
+enum class TextMode { Print, Parse };
+
+class LibprotobufText : public Codec {
+public:
+  LibprotobufText(const Dataset &d, TextMode mode)
+      : Codec(Payloads(d)), mode_(mode), m_(Prototype(d)->New()) {
+    for (const std::string &p : payloads_) {
+      std::unique_ptr<google::protobuf::Message> m(Prototype(d)->New());
+      m->ParseFromString(p);
+      texts_.emplace_back();
+      google::protobuf::TextFormat::PrintToString(*m, &texts_.back());
+      messages_.push_back(std::move(m));
+    }
+  }
+  bool Run() override {
+    bool ok = true;
+    for (size_t i = 0; i < texts_.size(); i++) {
+      if (mode_ == TextMode::Print) {
+        out_.clear();
+        ok &= google::protobuf::TextFormat::PrintToString(*messages_[i], &out_);
+      } else {
+        ok &= google::protobuf::TextFormat::ParseFromString(texts_[i], m_.get());
+      }
+    }
+    return ok;
+  }
+  const std::vector<std::string> &texts() const { return texts_; }
+
+private:
+  TextMode mode_;
+  std::unique_ptr<google::protobuf::Message> m_;
+  std::vector<std::unique_ptr<google::protobuf::Message>> messages_;
+  std::vector<std::string> texts_;
+  std::string out_;
+};
+
+class PbcText : public Codec {
+public:
+  PbcText(const Dataset &d, TextMode mode)
+      : Codec(Payloads(d)), info_(pbc_find_message(d.message)), mode_(mode),
+        m_(info_ ? info_->struct_size : 0), block_(1 << 20), out_(1 << 22) {
+    texts_ = LibprotobufText(d, TextMode::Print).texts();
+    pbc_arena_init(&arena_, nullptr, 0);
+    pbc_arena_init(&parse_arena_, block_.data(), block_.size());
+    for (const std::string &p : payloads_) {
+      ms_.emplace_back(info_ ? info_->struct_size : 0);
+      if (info_)
+        info_->decode(ms_.back().data(), reinterpret_cast<const uint8_t *>(p.data()), p.size(),
+                      &arena_);
+    }
+  }
+  ~PbcText() override {
+    pbc_arena_destroy(&arena_);
+    pbc_arena_destroy(&parse_arena_);
+  }
+  bool Run() override {
+    if (!info_) return false;
+    bool ok = true;
+    for (size_t i = 0; i < texts_.size(); i++) {
+      if (mode_ == TextMode::Print) {
+        size_t n;
+        ok &= pbc_text_print(info_, ms_[i].data(), out_.data(), out_.size(), &n, nullptr) ==
+              PBC_OK;
+      } else {
+        pbc_arena_reset(&parse_arena_);
+        ok &= pbc_text_parse(info_, m_.data(), texts_[i].data(), texts_[i].size(), &parse_arena_,
+                             nullptr, nullptr) == PBC_OK;
+      }
+    }
+    return ok;
+  }
+
+private:
+  const pbc_message_info *info_;
+  TextMode mode_;
+  std::vector<char> m_, block_, out_;
+  std::vector<std::vector<char>> ms_;
+  std::vector<std::string> texts_;
+  pbc_arena arena_, parse_arena_;
 };
 
 #ifdef PBC_BENCH_HAVE_UPB

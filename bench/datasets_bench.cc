@@ -1,5 +1,6 @@
 // Parse and serialize, pbc against libprotobuf 3.21, upb (when libupb-dev is
-// installed) and the speed of light, in one run: Google's datasets (bench/data), a string-heavy and a packed-heavy
+// installed) and the speed of light, in one run, and the text format
+// (print and parse) against libprotobuf's TextFormat: Google's datasets (bench/data), a string-heavy and a packed-heavy
 // synthetic dataset, and UTF-8 validation inside a proto3 string parse. Times
 // are per message; a ratio table follows the runs.
 //
@@ -56,6 +57,14 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) {
          return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableExact);
        }},
+      {"libprotobuf_text_print",
+       [](const Dataset &d) { return std::make_unique<LibprotobufText>(d, TextMode::Print); }},
+      {"pbc_text_print",
+       [](const Dataset &d) { return std::make_unique<PbcText>(d, TextMode::Print); }},
+      {"libprotobuf_text_parse",
+       [](const Dataset &d) { return std::make_unique<LibprotobufText>(d, TextMode::Parse); }},
+      {"pbc_text_parse",
+       [](const Dataset &d) { return std::make_unique<PbcText>(d, TextMode::Parse); }},
 #ifdef PBC_BENCH_HAVE_UPB
       {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
       {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},
@@ -122,7 +131,11 @@ public:
       size_t slash = name.find('/');
       std::string dataset = name.substr(0, slash), who = name.substr(slash + 1);
       bool parse = who.find("parse") != std::string::npos || who == "memcpy";
-      auto lib = figures_.find(dataset + (parse ? "/libprotobuf_parse" : "/libprotobuf_serialize"));
+      const char *base = who.find("text_print") != std::string::npos ? "/libprotobuf_text_print"
+                         : who.find("text_parse") != std::string::npos ? "/libprotobuf_text_parse"
+                         : parse ? "/libprotobuf_parse"
+                                 : "/libprotobuf_serialize";
+      auto lib = figures_.find(dataset + base);
       double ratio = lib == figures_.end() ? 0 : lib->second / ns;
       printf("%-20s %-24s %14.1f %15.2fx\n", dataset.c_str(), who.c_str(), ns, ratio);
     }

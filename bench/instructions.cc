@@ -19,7 +19,8 @@ static const char *const kCodecs[] = {
     "libprotobuf_parse", "libprotobuf_parse_arena", "libprotobuf_serialize", "pbc_parse",
     "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode_exact",
     "pbc_encode",        "pbc_encode_at_end", "pbc_table_parse",
-    "pbc_table_size_encode",
+    "pbc_table_size_encode", "libprotobuf_text_print", "pbc_text_print",
+    "libprotobuf_text_parse", "pbc_text_parse",
 #ifdef PBC_BENCH_HAVE_UPB
     "upb_parse",         "upb_serialize",
 #endif
@@ -39,6 +40,10 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "pbc_encode_at_end") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd);
   if (codec == "pbc_table_size_encode")
     return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableSizeFirst);
+  if (codec == "libprotobuf_text_print") return std::make_unique<LibprotobufText>(d, TextMode::Print);
+  if (codec == "pbc_text_print") return std::make_unique<PbcText>(d, TextMode::Print);
+  if (codec == "libprotobuf_text_parse") return std::make_unique<LibprotobufText>(d, TextMode::Parse);
+  if (codec == "pbc_text_parse") return std::make_unique<PbcText>(d, TextMode::Parse);
 #ifdef PBC_BENCH_HAVE_UPB
   if (codec == "upb_parse") return std::make_unique<UpbParse>(d);
   if (codec == "upb_serialize") return std::make_unique<UpbSerialize>(d);
