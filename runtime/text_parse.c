@@ -321,6 +321,7 @@ static void frame_set(parser *ps, size_t frame, uint32_t index) {
   ps->seen[frame + index / 32] |= 1u << (index % 32);
 }
 
+/* Into the stack, which a nested frame_push may move: use at once. */
 static uint32_t *frame_oneof(parser *ps, const pbc_message_desc *d,
                              size_t frame, uint32_t oneof) {
   return &ps->seen[frame + (d->field_count + 31) / 32 + oneof];
@@ -682,14 +683,13 @@ static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
     return SYNTAX(ps, "Non-repeated field \"%.*s\" is specified multiple "
                       "times.",
                   (int)name.len, name.text);
-  uint32_t *oneof = NULL;
   if (f->kind == PBC_FIELD_ONEOF) {
-    oneof = frame_oneof(ps, d, frame, f->presence);
-    if (*oneof != 0)
+    uint32_t other = *frame_oneof(ps, d, frame, f->presence);
+    if (other != 0)
       return SYNTAX(ps, "Field \"%.*s\" is specified along with field "
                         "\"%s\", another member of oneof \"%s\".",
                     (int)name.len, name.text,
-                    pbc_field_name(d, &d->fields[*oneof - 1]),
+                    pbc_field_name(d, &d->fields[other - 1]),
                     d->strings + d->oneofs[f->presence].name);
   }
 
@@ -720,7 +720,9 @@ static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
                   (f->kind == PBC_FIELD_ALWAYS && !message &&
                    d->syntax == PBC_SYNTAX_PROTO3);
   if (!repeated && (!implicit || set)) frame_set(ps, frame, index);
-  if (oneof) *oneof = index + 1;
+  /* (After the value: a sub-message's frame may have moved the stack.) */
+  if (f->kind == PBC_FIELD_ONEOF)
+    *frame_oneof(ps, d, frame, f->presence) = index + 1;
 
   /* Fields may end with `;` or `,`. */
   return pbc_lex_at(&ps->lx, ";") ? next(ps) : skip_optional(ps, ",");
