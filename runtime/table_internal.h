@@ -230,4 +230,12 @@ static inline bool pbc_tbl_is_any(const pbc_message_desc *d) {
          (value->kind == PBC_FIELD_IMPLICIT || value->kind == PBC_FIELD_BIT);
 }
 
+/* Whether an Any's type URL up to its last '/' (`prefix_len` bytes, the
+ * '/' included) is a prefix libprotobuf's default finder resolves. */
+static inline bool pbc_tbl_any_prefix_known(const char *url,
+                                            size_t prefix_len) {
+  return prefix_len == 20 && (memcmp(url, "type.googleapis.com/", 20) == 0 ||
+                              memcmp(url, "type.googleprod.com/", 20) == 0);
+}
+
 #endif /* PBC_TABLE_INTERNAL_H */

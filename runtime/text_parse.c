@@ -226,15 +226,6 @@ static bool reserve(parser *ps, size_t n) {
   return true;
 }
 
-static size_t varint_size(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    n++;
-  }
-  return n;
-}
-
 static void put_varint_at(uint8_t *p, uint64_t v) {
   while (v >= 0x80) {
     *p++ = (uint8_t)(v | 0x80);
@@ -246,7 +237,7 @@ static void put_varint_at(uint8_t *p, uint64_t v) {
 static bool put_varint(parser *ps, uint64_t v) {
   TRY(reserve(ps, 10));
   put_varint_at(ps->out + ps->len, v);
-  ps->len += varint_size(v);
+  ps->len += pbc_varint_size(v);
   return true;
 }
 
@@ -274,7 +265,7 @@ static bool close_len(parser *ps, size_t at) {
   if (n > INT32_MAX)
     return pbc_text_fail(&ps->lx, PBC_ERR_TOO_LARGE, ps->lx.cur.line,
                          ps->lx.cur.column, "Message is 2 GiB or more.");
-  size_t k = varint_size(n);
+  size_t k = pbc_varint_size(n);
   if (k > 1) {
     TRY(reserve(ps, k - 1));
     memmove(ps->out + at + k, ps->out + at + 1, n);
@@ -460,12 +451,8 @@ static bool parse_value(parser *ps, const pbc_message_desc *d,
   case PBC_WIRE_FIXED64: return put_fixed(ps, bits, 8);
   default: break;
   }
-  if (f->type == PBC_TYPE_SINT32)
-    bits = (uint32_t)((uint32_t)bits << 1 ^ (uint32_t)((int32_t)bits >> 31));
-  else if (f->type == PBC_TYPE_SINT64)
-    bits = bits << 1 ^ (uint64_t)((int64_t)bits >> 63);
-  else if (f->type == PBC_TYPE_UINT32 || f->type == PBC_TYPE_BOOL)
-    bits = (uint32_t)bits;
+  if (f->type == PBC_TYPE_SINT32) bits = pbc_zigzag32((int32_t)bits);
+  else if (f->type == PBC_TYPE_SINT64) bits = pbc_zigzag64((int64_t)bits);
   return put_varint(ps, bits);
 }
 
@@ -565,8 +552,7 @@ static bool parse_any(parser *ps, size_t frame) {
   }
   const pbc_message_info *info = NULL;
   if (ok) {
-    if (slash == 20 && (memcmp(url.data, "type.googleapis.com/", 20) == 0 ||
-                        memcmp(url.data, "type.googleprod.com/", 20) == 0))
+    if (pbc_tbl_any_prefix_known(url.data, slash))
       info = pbc_find_message(url.data + slash);
     if (info == NULL || info->desc == NULL)
       ok = SYNTAX(ps, "Could not find type \"%s\" stored in "
@@ -588,14 +574,14 @@ static bool parse_any(parser *ps, size_t frame) {
   }
   if (ok) {
     size_t value_len = ps->len - at;
-    size_t head = 1 + varint_size(url.len) + url.len + 1 + varint_size(value_len);
+    size_t head = 1 + pbc_varint_size(url.len) + url.len + 1 + pbc_varint_size(value_len);
     ok = reserve(ps, head);
     if (ok) {
       uint8_t *p = ps->out + at;
       memmove(p + head, p, value_len);
       *p++ = 1 << 3 | PBC_WIRE_LEN;
       put_varint_at(p, url.len);
-      p += varint_size(url.len);
+      p += pbc_varint_size(url.len);
       memcpy(p, url.data, url.len);
       p += url.len;
       *p++ = 2 << 3 | PBC_WIRE_LEN;

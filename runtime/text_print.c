@@ -465,9 +465,7 @@ static bool print_any(printer *p, const pbc_message_desc *d, const uint8_t *m) {
   size_t slash = url.size;
   while (slash > 0 && url.data[slash - 1] != '/') slash--;
   if (slash == 0) return false; /* ParseAnyTypeUrl wants a '/' */
-  if (!(slash == 20 && (memcmp(url.data, "type.googleapis.com/", 20) == 0 ||
-                        memcmp(url.data, "type.googleprod.com/", 20) == 0)))
-    return false;
+  if (!pbc_tbl_any_prefix_known((const char *)url.data, slash)) return false;
   size_t name_len = url.size - slash;
   char *name = malloc(name_len + 1);
   if (name == NULL) return false;
