@@ -132,6 +132,10 @@ struct EditionsOverrides {
   std::set<std::string> utf8Fields;
   std::set<std::string> openEnums;      // "pkg.Enum"
   std::map<std::string, int> editions;  // file name -> Edition number
+  /// Each editions file's descriptor as the set had it, serialized: what
+  /// ImportResult::descriptorSet keeps (pbc_schema_load resolves features
+  /// itself).
+  std::map<std::string, std::string> originals;
 };
 
 bool isPackable(gp::FieldDescriptorProto::Type type) {
@@ -307,6 +311,7 @@ bool addFile(gp::FileDescriptorProto &file, const std::string &origin,
                      "values 1000, 1001)");
       return false;
     }
+    overrides.originals[file.name()] = file.SerializeAsString();
     EditionsRewriter(overrides).rewrite(file, Features());
     overrides.editions[file.name()] = edition;
   }
@@ -384,6 +389,8 @@ ImportResult importFromDatabase(mlir::MLIRContext &ctx,
     files.push_back(file);
   }
   ImportResult result = importDescriptors(ctx, files, errs);
+  if (!overrides.originals.empty())
+    result.descriptorSet = descriptorSetOf(files, overrides.originals);
   if (result.module && failed(applyOverrides(*result.module, overrides))) {
     printError(errs, "the editions features of the descriptor set make an "
                      "invalid schema (see above)");

@@ -32,6 +32,7 @@
 
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/stubs/logging.h>
 
 #include <cerrno>
@@ -693,5 +694,42 @@ pbc::importDescriptors(MLIRContext &ctx,
     return result;
 
   result.module = std::move(module);
+  result.descriptorSet = descriptorSetOf(files);
   return result;
+}
+
+std::string
+pbc::descriptorSetOf(llvm::ArrayRef<const gp::FileDescriptor *> files,
+                     const std::map<std::string, std::string> &originals) {
+  // FileDescriptorSet.file is field 1: the set is each file's bytes behind
+  // that tag and its length, so an original is copied as it is.
+  std::string out;
+  llvm::SmallPtrSet<const gp::FileDescriptor *, 16> seen;
+  std::function<void(const gp::FileDescriptor *)> add =
+      [&](const gp::FileDescriptor *file) {
+        if (!seen.insert(file).second)
+          return;
+        for (int i = 0; i < file->dependency_count(); ++i)
+          add(file->dependency(i));
+        std::string bytes;
+        auto original = originals.find(file->name());
+        if (original != originals.end()) {
+          bytes = original->second;
+        } else {
+          gp::FileDescriptorProto proto;
+          file->CopyTo(&proto);
+          file->CopyJsonNameTo(&proto);
+          bytes = proto.SerializeAsString();
+        }
+        out.push_back('\x0a');
+        for (uint64_t n = bytes.size(); ; n >>= 7) {
+          out.push_back(static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0)));
+          if (n <= 0x7f)
+            break;
+        }
+        out += bytes;
+      };
+  for (const gp::FileDescriptor *file : files)
+    add(file);
+  return out;
 }

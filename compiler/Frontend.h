@@ -13,6 +13,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,20 @@ struct ImportResult {
   /// Disk paths of every .proto file read (inputs and their imports), for a
   /// depfile; empty when the schema did not come from .proto files.
   std::vector<std::string> sourceFiles;
+  /// The inputs and everything they import as a serialized
+  /// FileDescriptorSet, imports first (as `protoc --include_imports`
+  /// writes it), with json_name set: what pbc_schema_load (pbc/schema.h)
+  /// reads, for `pbc decode` and `pbc encode`. An editions file is there as
+  /// its set had it, its features unresolved.
+  std::string descriptorSet;
 };
+
+/// `files` and their imports as a serialized FileDescriptorSet, imports
+/// first; a file named in `originals` is written as those bytes (a
+/// FileDescriptorProto) instead of from its descriptor.
+std::string descriptorSetOf(
+    llvm::ArrayRef<const google::protobuf::FileDescriptor *> files,
+    const std::map<std::string, std::string> &originals = {});
 
 /// Parses `opts.inputs` and everything they import, and builds a verified
 /// module with one `proto.file` per file and every message and enum at module

@@ -3,6 +3,8 @@
 //   pbc compile [-I DIR]... FILE.proto... -o OUT [--emit=KIND] [-O0..3]
 //   pbc profile [-I DIR]... FILE.proto... --message=NAME --payloads=FILE...
 //               -o PROFILE
+//   pbc decode [-I DIR]... FILE.proto... --message=NAME < MESSAGE.bin
+//   pbc encode [-I DIR]... FILE.proto... --message=NAME < MESSAGE.txt
 //   pbc decode_raw < MESSAGE.bin
 //
 // front end (libprotobuf) -> proto dialect -> proto-layout -> header
@@ -14,6 +16,7 @@
 // compilation succeeded, so a failed run leaves nothing behind.
 //
 //===----------------------------------------------------------------------===//
+#include "CodecCommands.h"
 #include "DescriptorSet.h"
 #include "Driver.h"
 #include "pbc/Support/Profile.h"
@@ -23,8 +26,6 @@
 #include "mlir/Transforms/Passes.h"
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
-
-#include "pbc/text.h"
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/wire_format_lite.h"
@@ -50,24 +51,33 @@ cl::SubCommand compileCmd("compile",
 cl::SubCommand profileCmd(
     "profile", "Record what sample payloads of a message hold, for "
                "`pbc compile --profile`");
+cl::SubCommand decodeCmd(
+    "decode", "Print a binary message read from stdin as text (as protoc "
+              "--decode), through the schema loaded at run time");
+cl::SubCommand encodeCmd(
+    "encode", "Write a text-format message read from stdin as binary (as "
+              "protoc --encode), through the schema loaded at run time");
 cl::SubCommand decodeRawCmd(
     "decode_raw", "Print a binary message read from stdin as text, its "
                   "fields by number (as protoc --decode_raw)");
 cl::OptionCategory schemaCat("schema options");
 cl::OptionCategory compileCat("pbc compile options");
 cl::OptionCategory profileCat("pbc profile options");
+cl::OptionCategory codecCat("pbc decode/encode options");
 
 // The schema: both commands read it the same way.
 cl::list<std::string> inputs(cl::Positional, cl::OneOrMore,
                              cl::desc("<file.proto>..."), cl::sub(compileCmd),
-                             cl::sub(profileCmd), cl::cat(schemaCat));
+                             cl::sub(profileCmd), cl::sub(decodeCmd),
+                             cl::sub(encodeCmd), cl::cat(schemaCat));
 cl::list<std::string> includeDirs(
     "I", cl::Prefix, cl::desc("Directory to search for imports (like protoc)"),
     cl::value_desc("dir"), cl::sub(compileCmd), cl::sub(profileCmd),
-    cl::cat(schemaCat));
+    cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(schemaCat));
 cl::list<std::string> protoPaths("proto_path",
                                  cl::desc("Same as -I"), cl::value_desc("dir"),
                                  cl::sub(compileCmd), cl::sub(profileCmd),
+                                 cl::sub(decodeCmd), cl::sub(encodeCmd),
                                  cl::cat(schemaCat));
 cl::opt<std::string> output("o", cl::Required, cl::desc("Output file"),
                             cl::value_desc("out"), cl::sub(compileCmd),
@@ -106,14 +116,14 @@ cl::list<std::string> descriptorSetIn(
              "--descriptor_set_out --include_imports) instead of .proto "
              "files; inputs are names in the set. Several: ':'-separated"),
     cl::value_desc("FILE.pb"), cl::sub(compileCmd), cl::sub(profileCmd),
-    cl::cat(schemaCat));
+    cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(schemaCat));
 cl::opt<std::string> protocPath(
     "protoc",
     cl::desc("A protoc that reads protobuf editions files (27 or later), "
              "which pbc's libprotobuf 3.21 parser cannot; default: the "
              "first protoc on PATH, if it is one"),
     cl::value_desc("path"), cl::sub(compileCmd), cl::sub(profileCmd),
-    cl::cat(schemaCat));
+    cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(schemaCat));
 cl::opt<std::string> dependencyOut(
     "dependency_out",
     cl::desc("Write a make-style depfile listing every .proto file read "
@@ -176,9 +186,16 @@ cl::opt<std::string> profileOut("o", cl::Required,
                                 cl::cat(profileCat));
 cl::opt<std::string> rootMessage(
     "message",
-    cl::desc("The payloads' message, by full name (when not given, each "
-             "dataset's own message_name)"),
-    cl::value_desc("pkg.Name"), cl::sub(profileCmd), cl::cat(profileCat));
+    cl::desc("The payloads' message, by full name (pbc profile: when not "
+             "given, each dataset's own message_name)"),
+    cl::value_desc("pkg.Name"), cl::sub(profileCmd), cl::sub(decodeCmd),
+    cl::sub(encodeCmd), cl::cat(profileCat));
+cl::opt<bool> delimited(
+    "delimited",
+    cl::desc("A stream of messages, each after its varint length (Java's "
+             "writeDelimitedTo); their text is each after a `# message N` "
+             "line"),
+    cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(codecCat));
 cl::list<std::string> payloadFiles(
     "payloads", cl::CommaSeparated, cl::OneOrMore,
     cl::desc("Files of sample payloads (comma-separated or repeated)"),
@@ -289,51 +306,6 @@ int runProfile(mlir::ModuleOp schema) {
   return pbc::writeOutputs({{profileOut, std::move(text)}});
 }
 
-/// pbc decode_raw: stdin's bytes read as a message without fields (every
-/// field unknown) by the runtime's table decoder, then printed as its text
-/// format does: protoc --decode_raw's output, byte for byte, and its error
-/// for bytes that are no message.
-int runDecodeRaw() {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> in = MemoryBuffer::getSTDIN();
-  if (!in)
-    return pbc::fail("cannot read stdin: " + in.getError().message());
-  // The struct is its unknown fields' view alone; the one lookup entry is
-  // empty (no field has a number).
-  static const uint16_t noLookup[1] = {0};
-  pbc_message_desc desc = {};
-  desc.strings = "decode_raw";
-  desc.size = sizeof(pbc_bytes);
-  desc.unknown_offset = 0;
-  desc.lookup = noLookup;
-  desc.syntax = PBC_SYNTAX_PROTO2;
-  pbc_message_info info = {};
-  info.full_name = desc.strings;
-  info.struct_size = desc.size;
-  info.desc = &desc;
-
-  pbc_arena arena;
-  pbc_arena_init(&arena, nullptr, 0);
-  pbc_bytes message;
-  StringRef bytes = (*in)->getBuffer();
-  pbc_status s = pbc_table_decode(
-      &desc, &message, reinterpret_cast<const uint8_t *>(bytes.data()),
-      bytes.size(), &arena, nullptr);
-  int rc = 0;
-  if (s != PBC_OK) {
-    errs() << "Failed to parse input.\n";
-    rc = 1;
-  } else {
-    size_t n = 0;
-    pbc_text_print(&info, &message, nullptr, 0, &n, nullptr);
-    std::string text(n, '\0');
-    pbc_text_print(&info, &message, text.data(), n, &n, nullptr);
-    outs() << text;
-    outs().flush();
-  }
-  pbc_arena_destroy(&arena);
-  return rc;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -342,16 +314,24 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&schemaCat, &compileCat});
   cl::HideUnrelatedOptions({&schemaCat, &compileCat}, compileCmd);
   cl::HideUnrelatedOptions({&schemaCat, &profileCat}, profileCmd);
+  cl::HideUnrelatedOptions({&schemaCat, &profileCat, &codecCat}, decodeCmd);
+  cl::HideUnrelatedOptions({&schemaCat, &profileCat, &codecCat}, encodeCmd);
   cl::ParseCommandLineOptions(
       argc, argv,
       "pbc: an ahead-of-time protobuf compiler\n\n"
       "  pbc compile [options] FILE.proto... -o OUT\n"
       "  pbc profile [options] FILE.proto... --message=NAME "
       "--payloads=FILE... -o PROFILE\n"
+      "  pbc decode [options] FILE.proto... --message=NAME < MESSAGE.bin\n"
+      "  pbc encode [options] FILE.proto... --message=NAME < MESSAGE.txt\n"
       "  pbc decode_raw < MESSAGE.bin\n");
   if (decodeRawCmd)
-    return runDecodeRaw();
-  if (!compileCmd && !profileCmd) {
+    return pbc::runDecodeRaw();
+  bool codec = decodeCmd || encodeCmd;
+  if (codec && rootMessage.empty())
+    return pbc::fail("--message is required: the full name of the message "
+                     "type (as protoc --decode=TYPE)");
+  if (!compileCmd && !profileCmd && !codec) {
     cl::PrintHelpMessage();
     return 1;
   }
@@ -381,7 +361,9 @@ int main(int argc, char **argv) {
   feOptions.includeDirs.insert(feOptions.includeDirs.end(), protoPaths.begin(),
                                protoPaths.end());
   feOptions.protoc = protocPath;
-  feOptions.output = profileCmd ? profileOut : output;
+  feOptions.output = profileCmd ? profileOut.getValue()
+                     : codec    ? std::string()
+                                : output.getValue();
   std::vector<std::string> setPaths;
   for (StringRef arg : descriptorSetIn) {
     SmallVector<StringRef> parts;
@@ -399,6 +381,10 @@ int main(int argc, char **argv) {
   frontendTime.stop();
   if (profileCmd)
     return runProfile(*imported.module);
+  if (decodeCmd)
+    return pbc::runDecode(imported.descriptorSet, rootMessage, delimited);
+  if (encodeCmd)
+    return pbc::runEncode(imported.descriptorSet, rootMessage, delimited);
 
   pbc::DriverOptions options;
   if (verbose)

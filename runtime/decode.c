@@ -368,6 +368,9 @@ pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
 pbc_status pbc_decode(const pbc_message_info *info, void *m,
                       const uint8_t *buf, size_t len, pbc_arena *arena,
                       const pbc_decode_options *options) {
+  /* A message loaded at run time (pbc/schema.h) has only its description. */
+  if (!info->internal_decoder)
+    return pbc_table_decode(info->desc, m, buf, len, arena, options);
   return pbc_rt_decode_with(m, buf, len, arena, info->init,
                             (pbc_decode_fn)info->internal_decoder,
                             info->is_initialized, options);

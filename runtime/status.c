@@ -18,6 +18,7 @@ const char *pbc_status_str(pbc_status s) {
   case PBC_ERR_ARENA_LIMIT: return "arena byte limit reached";
   case PBC_ERR_NO_NAMES: return "message compiled without field names (LITE_RUNTIME)";
   case PBC_ERR_TEXT_SYNTAX: return "text format syntax error";
+  case PBC_ERR_BAD_SCHEMA: return "not a descriptor set pbc can load";
   }
   return "unknown status";
 }

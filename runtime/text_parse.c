@@ -35,6 +35,8 @@ typedef struct parser {
   size_t seen_len, seen_cap;
   uint32_t depth, max_depth;
   bool allow_field_number, allow_partial;
+  pbc_message_finder find_message; /* an Any's type: NULL: linked ones */
+  const void *find_message_ctx;
 } parser;
 
 #define TRY(x)                                                                 \
@@ -553,7 +555,9 @@ static bool parse_any(parser *ps, size_t frame) {
   const pbc_message_info *info = NULL;
   if (ok) {
     if (pbc_tbl_any_prefix_known(url.data, slash))
-      info = pbc_find_message(url.data + slash);
+      info = ps->find_message
+                 ? ps->find_message(ps->find_message_ctx, url.data + slash)
+                 : pbc_find_message(url.data + slash);
     if (info == NULL || info->desc == NULL)
       ok = SYNTAX(ps, "Could not find type \"%s\" stored in "
                       "google.protobuf.Any.",
@@ -741,6 +745,10 @@ pbc_status pbc_text_parse(const pbc_message_info *info, void *m,
                                                : PBC_DEFAULT_MAX_DEPTH;
   ps.allow_field_number = options && options->allow_field_number;
   ps.allow_partial = options && options->allow_partial;
+  if (options) {
+    ps.find_message = options->find_message;
+    ps.find_message_ctx = options->find_message_ctx;
+  }
   static const char empty[1];
   if (text == NULL) text = empty;
   pbc_lex_init(&ps.lx, text, len, error);

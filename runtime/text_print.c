@@ -18,6 +18,8 @@ typedef struct printer {
   bool single_line, space;
   bool hide_unknown; /* pbc_text_options.hide_unknown_fields */
   bool expand_any;   /* pbc_text_options.expand_any */
+  pbc_message_finder find_message; /* and its context: NULL: linked ones */
+  const void *find_message_ctx;
   unsigned any_depth; /* Any values being printed expanded */
   unsigned indent;
   pbc_status status; /* NO_NAMES stops the output */
@@ -152,7 +154,8 @@ static void emit_quoted(printer *p, const uint8_t *s, size_t n) {
     else emit(p, oct, 4);
     run = i + 1;
   }
-  emit(p, (const char *)s + run, n - run);
+  /* An empty view may have no data at all (NULL). */
+  if (run < n) emit(p, (const char *)s + run, n - run);
   emit(p, "\"", 1);
 }
 
@@ -471,7 +474,9 @@ static bool print_any(printer *p, const pbc_message_desc *d, const uint8_t *m) {
   if (name == NULL) return false;
   memcpy(name, url.data + slash, name_len);
   name[name_len] = '\0';
-  const pbc_message_info *info = pbc_find_message(name);
+  const pbc_message_info *info =
+      p->find_message ? p->find_message(p->find_message_ctx, name)
+                      : pbc_find_message(name);
   free(name);
   if (info == NULL || info->desc == NULL) return false;
   pbc_arena arena;
@@ -531,6 +536,10 @@ static pbc_status print(printer *p, const pbc_message_info *info,
   p->single_line = options != NULL && options->single_line;
   p->hide_unknown = options != NULL && options->hide_unknown_fields;
   p->expand_any = options != NULL && options->expand_any;
+  if (options != NULL) {
+    p->find_message = options->find_message;
+    p->find_message_ctx = options->find_message_ctx;
+  }
   print_fields(p, info->desc, (const uint8_t *)m);
   return p->status;
 }

@@ -33,6 +33,9 @@ def optional_feature(config, name, problem):
 bin_dir = config.pbc_tools_dir
 # lit substitutes in list order: longer names that share a prefix first.
 config.substitutions.extend([
+    # The runtime as a library: what a program that loads schemas at run
+    # time (pbc/schema.h) links besides, or instead of, a pbc archive.
+    ("%pbc_runtime_lib", os.path.join(config.pbc_obj_root, "runtime", "libpbc_runtime.a")),
     ("%pbc_include", os.path.join(config.pbc_src_root, "include")),
     ("%pbc_obj_root", config.pbc_obj_root),
     ("%pbc-opt", os.path.join(bin_dir, "pbc-opt")),

@@ -31,7 +31,8 @@ typedef enum pbc_status {
   PBC_ERR_TOO_LARGE = 12,        /* encode: the message is 2 GiB or more */
   PBC_ERR_ARENA_LIMIT = 13,      /* decode needs more arena memory than pbc_arena_set_max_bytes allows */
   PBC_ERR_NO_NAMES = 14,         /* text format: a message compiled as LITE_RUNTIME has no field names */
-  PBC_ERR_TEXT_SYNTAX = 15       /* text format: the text is not a message of the type (pbc_text_error says why) */
+  PBC_ERR_TEXT_SYNTAX = 15,      /* text format: the text is not a message of the type (pbc_text_error says why) */
+  PBC_ERR_BAD_SCHEMA = 16        /* pbc_schema_load: not a FileDescriptorSet pbc can describe (pbc_schema_error says why) */
 } pbc_status;
 
 /* A human-readable name for a status ("ok", "truncated input", ...). */
@@ -157,6 +158,13 @@ static inline size_t pbc_field_value_bytes(const pbc_message_desc *d,
  * is also declared in its header as `T_info`. */
 const pbc_message_info *pbc_find_message(const char *full_name);
 
+/* A message by full name from somewhere else than the linked ones (a
+ * schema loaded at run time: pbc_schema_finder, pbc/schema.h), for the
+ * text format and JSON, which resolve a google.protobuf.Any's type by
+ * name. `ctx` is what the caller gave with it. */
+typedef const pbc_message_info *(*pbc_message_finder)(const void *ctx,
+                                                      const char *full_name);
+
 /* Every linked message, for generic tools: i from 0 to pbc_message_count()-1. */
 size_t pbc_message_count(void);
 const pbc_message_info *pbc_message_at(size_t i);
@@ -166,6 +174,26 @@ const pbc_message_info *pbc_message_at(size_t i);
 pbc_status pbc_decode(const pbc_message_info *info, void *m,
                       const uint8_t *buf, size_t len, pbc_arena *arena,
                       const pbc_decode_options *options);
+
+/* ---- Any message by its info ---------------------------------------------
+ * What T_init, T_is_initialized, T_encoded_size, T_encode and
+ * T_encode_at_end do, for a message known by its info alone: its generated
+ * function, or the table codec on info->desc for a message without one (a
+ * message loaded at run time, pbc/schema.h, whose info has no function
+ * pointers). pbc_decode above and pbc_message_write (writer.h) do the same
+ * for T_decode and T_write. */
+
+/* A new message of the type, initialized (T_init), in the arena: NULL when
+ * the arena cannot give info->struct_size bytes. */
+void *pbc_message_new(const pbc_message_info *info, pbc_arena *arena);
+void pbc_message_init(const pbc_message_info *info, void *m);
+bool pbc_message_is_initialized(const pbc_message_info *info, const void *m);
+size_t pbc_message_encoded_size(const pbc_message_info *info, const void *m);
+pbc_status pbc_message_encode(const pbc_message_info *info, const void *m,
+                              uint8_t *buf, size_t cap, size_t *written);
+pbc_status pbc_message_encode_at_end(const pbc_message_info *info,
+                                     const void *m, uint8_t *buf, size_t cap,
+                                     uint8_t **start, size_t *written);
 
 /* ---- The table-driven codec ---------------------------------------------
  * Any message through its description (`T_info.desc`, pbc/desc.h) instead

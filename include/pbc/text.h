@@ -55,9 +55,14 @@ typedef struct pbc_text_options {
    * `[type.googleapis.com/pkg.M] { ...its fields... }`, as
    * Printer::SetExpandAny (and DebugString) does: when the URL's prefix is
    * type.googleapis.com/ or type.googleprod.com/, the type is a message
-   * linked into the program (pbc_find_message) and the value decodes as
-   * one. Other Anys print as plain messages. */
+   * linked into the program (pbc_find_message; or find_message's) and
+   * the value decodes as one. Other Anys print as plain messages. */
   bool expand_any;
+  /* Where an Any's type is looked up: NULL for the linked messages
+   * (pbc_find_message), else this finder with find_message_ctx (for a
+   * schema loaded at run time, pbc_schema_finder and the schema). */
+  pbc_message_finder find_message;
+  const void *find_message_ctx;
 } pbc_text_options;
 
 /* Prints m, a message of type `info`, into buf: at most cap bytes, no NUL
@@ -85,6 +90,10 @@ typedef struct pbc_text_parse_options {
   bool allow_partial;
   /* Nesting limit, as pbc_decode_options; 0 means PBC_DEFAULT_MAX_DEPTH. */
   uint32_t max_depth;
+  /* Where the type of an Any in expanded form is looked up, as
+   * pbc_text_options.find_message: NULL for the linked messages. */
+  pbc_message_finder find_message;
+  const void *find_message_ctx;
 } pbc_text_parse_options;
 
 /* Why a parse failed: libprotobuf's message for the same input, at the

@@ -166,6 +166,11 @@ void pbc_writer_write_varint(pbc_writer *w, uint64_t v);
 pbc_status pbc_table_write(const pbc_message_desc *desc, const void *m,
                            pbc_writer *w);
 
+/* T_write for a message known by its info (pbc.h, "Any message by its
+ * info"): its generated T_write, or pbc_table_write. */
+pbc_status pbc_message_write(const pbc_message_info *info, const void *m,
+                             pbc_writer *w);
+
 /* ---- Heap-backed writer ---------------------------------------------------
  * For tests and simple use: chunks of `chunk_size` bytes from malloc, kept
  * until destroy, never committed. Its writer is `&h->writer`. */

@@ -31,8 +31,9 @@ const char *Str(const pbc_message_desc *d, uint32_t offset) { return d->strings 
 
 class StaticChecker {
  public:
-  StaticChecker(const std::string &optimize_for, std::string *why)
-      : optimize_for_(optimize_for), why_(why) {}
+  StaticChecker(const std::string &optimize_for, pbc_message_finder find,
+                const void *find_ctx, std::string *why)
+      : optimize_for_(optimize_for), find_(find), find_ctx_(find_ctx), why_(why) {}
 
   // The info record: its description, full name and size agree.
   bool Info(const Descriptor *d, const pbc_message_info *info) {
@@ -51,7 +52,8 @@ class StaticChecker {
     if (!seen_.insert(m).second) return true;
     where_ = d->full_name();
     if (d->full_name() != m->strings) return Fail(std::string("the pool starts with ") + m->strings);
-    const pbc_message_info *info = pbc_find_message(m->strings);
+    const pbc_message_info *info =
+        find_ ? find_(find_ctx_, m->strings) : pbc_find_message(m->strings);
     if (info && info->desc != m) return Fail("not the description its pbc_message_info points to");
     if (d->file()->name() != Str(m, m->file)) return Fail(std::string("file is ") + Str(m, m->file));
     if (m->syntax != (Proto2File(d->file()) ? 2 : 3)) return Fail("syntax");
@@ -215,7 +217,7 @@ class StaticChecker {
   // The prototype is what the message's T_init makes (zeros without one).
   bool Prototype(const pbc_message_desc *m, const pbc_message_info *info) {
     std::vector<uint8_t> made(m->size, 0xa5), want(m->size, 0);
-    info->init(made.data());
+    pbc_message_init(info, made.data());
     if (m->prototype) memcpy(want.data(), m->prototype, m->size);
     if (made != want) return Fail(m->prototype ? "prototype differs from T_init" : "no prototype, T_init stores defaults");
     return true;
@@ -343,6 +345,8 @@ class StaticChecker {
   }
 
   const std::string &optimize_for_;
+  pbc_message_finder find_;
+  const void *find_ctx_;
   std::string *why_;
   std::string where_;
   std::set<const void *> seen_;
@@ -541,8 +545,9 @@ class DynamicChecker {
 }  // namespace
 
 bool DescriptionMatches(const Descriptor *d, const pbc_message_info *info,
-                        const std::string &optimize_for, std::string *why) {
-  return StaticChecker(optimize_for, why).Info(d, info);
+                        const std::string &optimize_for, std::string *why,
+                        pbc_message_finder find, const void *find_ctx) {
+  return StaticChecker(optimize_for, find, find_ctx, why).Info(d, info);
 }
 
 bool DecodedMatches(const gp::Message &lib, const pbc_message_info *info, const void *m,

@@ -17,10 +17,14 @@ namespace pbc_test {
 // messages and enums it links to, recursively. `optimize_for` is what the
 // library was compiled with (pbc compile --optimize-for; empty: each file's
 // option), which says whose descriptions leave names out (LITE_RUNTIME).
-// On a mismatch, `why` says where and what.
+// A linked description must be the one its message's info points to, the
+// info `find` (with `find_ctx`) finds by name: pbc_find_message when it is
+// NULL. On a mismatch, `why` says where and what.
 bool DescriptionMatches(const google::protobuf::Descriptor *d,
                         const pbc_message_info *info,
-                        const std::string &optimize_for, std::string *why);
+                        const std::string &optimize_for, std::string *why,
+                        pbc_message_finder find = nullptr,
+                        const void *find_ctx = nullptr);
 
 // Whether the struct `m` (of `info`'s message, decoded by pbc) holds the
 // values of `lib`, reading every field through the description alone:

@@ -117,6 +117,7 @@
 
 #include "description_check.h"
 #include "pbc/pbc.h"
+#include "pbc/schema.h"
 #include "pbc/text.h"
 
 namespace gp = google::protobuf;
@@ -474,6 +475,7 @@ const char *StatusName(int s) {
     case PBC_ERR_ARENA_LIMIT: return "PBC_ERR_ARENA_LIMIT";
     case PBC_ERR_NO_NAMES: return "PBC_ERR_NO_NAMES";
     case PBC_ERR_TEXT_SYNTAX: return "PBC_ERR_TEXT_SYNTAX";
+    case PBC_ERR_BAD_SCHEMA: return "PBC_ERR_BAD_SCHEMA";
   }
   return "(unknown pbc_status)";
 }
@@ -516,6 +518,10 @@ class GuardedInput {
   uint8_t *base_ = nullptr;
   size_t cap_ = 0;
 };
+
+// --runtime-schema: the schema loaded at run time, whose messages FindPbc
+// returns (and where the text format finds an Any's type).
+pbc_schema *g_runtime_schema = nullptr;
 
 constexpr size_t kCanary = 64;
 constexpr uint8_t kCanaryByte = 0x5a;
@@ -571,7 +577,8 @@ class PbcMessage {
     if (options || (++decodes_ & 3) == 0)
       s = pbc_decode(info_, mem_, buf, in.size(), arena, options);
     else
-      s = info_->decode(mem_, buf, in.size(), arena);
+      s = info_->decode ? info_->decode(mem_, buf, in.size(), arena)
+                        : pbc_decode(info_, mem_, buf, in.size(), arena, nullptr);
     if (!CanaryIntact()) {
       *err = "decode wrote past struct_size (" + std::to_string(info_->struct_size) + ")";
       return static_cast<pbc_status>(-1);
@@ -620,11 +627,11 @@ class PbcMessage {
              (IsInitialized() ? "no" : "yes") + ", T_is_initialized the opposite";
       return false;
     }
-    size_t n = info_->encoded_size(mem_), tn = info_->encoded_size(table_mem_);
+    size_t n = pbc_message_encoded_size(info_, mem_), tn = pbc_message_encoded_size(info_, table_mem_);
     std::string a(n, '\0'), b(tn, '\0');
     size_t wa = 0, wb = 0;
-    info_->encode(mem_, reinterpret_cast<uint8_t *>(a.data()), n, &wa);
-    info_->encode(table_mem_, reinterpret_cast<uint8_t *>(b.data()), tn, &wb);
+    pbc_message_encode(info_, mem_, reinterpret_cast<uint8_t *>(a.data()), n, &wa);
+    pbc_message_encode(info_, table_mem_, reinterpret_cast<uint8_t *>(b.data()), tn, &wb);
     if (a != b) {
       *err = "the struct pbc_table_decode filled encodes to other bytes (" +
              std::to_string(tn) + ") than the generated decoder's (" + std::to_string(n) + ")";
@@ -636,8 +643,8 @@ class PbcMessage {
   // Encodes the decoded message; checks encoded_size, written, the
   // BUFFER_TOO_SMALL path and that nothing outside [buf, buf+size) changed.
   bool Encode(std::string *out, std::string *err) {
-    size_t n = info_->encoded_size(mem_);
-    size_t n2 = info_->encoded_size(mem_);
+    size_t n = pbc_message_encoded_size(info_, mem_);
+    size_t n2 = pbc_message_encoded_size(info_, mem_);
     if (n != n2) {
       *err = "encoded_size is not stable: " + std::to_string(n) + " then " + std::to_string(n2);
       return false;
@@ -646,7 +653,7 @@ class PbcMessage {
     uint8_t *start = buf.data() + kCanary;
     if (n > 0) {
       size_t w = 12345;
-      pbc_status s = info_->encode(mem_, start, n - 1, &w);
+      pbc_status s = pbc_message_encode(info_, mem_, start, n - 1, &w);
       if (s != PBC_ERR_BUFFER_TOO_SMALL) {
         *err = std::string("encode with cap = encoded_size - 1 returned ") + StatusName(s) +
                ", want PBC_ERR_BUFFER_TOO_SMALL";
@@ -659,7 +666,7 @@ class PbcMessage {
       std::fill(buf.begin(), buf.end(), kCanaryByte);
     }
     size_t written = 12345;
-    pbc_status s = info_->encode(mem_, start, n, &written);
+    pbc_status s = pbc_message_encode(info_, mem_, start, n, &written);
     if (s != PBC_OK) {
       *err = std::string("encode returned ") + StatusName(s);
       return false;
@@ -725,7 +732,7 @@ class PbcMessage {
         pbc_heap_writer h;
         pbc_heap_writer_init(&h, chunk);
         pbc_status s = table ? pbc_table_write(info_->desc, mem_, &h.writer)
-                             : info_->write(mem_, &h.writer);
+                             : pbc_message_write(info_, mem_, &h.writer);
         size_t n = pbc_heap_writer_size(&h);
         bool same = s == PBC_OK && n == want.size() &&
                     pbc_heap_writer_copy(&h, got.data(), n) == n &&
@@ -759,7 +766,7 @@ class PbcMessage {
       std::string at = " (encoded size " + std::to_string(n) + ", cap " + std::to_string(cap) + ")";
       std::fill(large_.begin(), large_.begin() + cap + 2 * kCanary, kCanaryByte);
       size_t written = 12345;
-      pbc_status s = info_->encode(mem_, buf, cap, &written);
+      pbc_status s = pbc_message_encode(info_, mem_, buf, cap, &written);
       if (s != PBC_OK || written != n || memcmp(buf, want.data(), n) != 0) {
         *err = std::string("encode into a larger buffer: ") + StatusName(s) + ", wrote " +
                std::to_string(written) + " bytes" +
@@ -773,7 +780,7 @@ class PbcMessage {
       std::fill(large_.begin(), large_.begin() + cap + 2 * kCanary, kCanaryByte);
       uint8_t *start = nullptr;
       written = 12345;
-      s = info_->encode_at_end(mem_, buf, cap, &start, &written);
+      s = pbc_message_encode_at_end(info_, mem_, buf, cap, &start, &written);
       if (s != PBC_OK || written != n || start != buf + cap - n ||
           memcmp(start, want.data(), n) != 0) {
         *err = std::string("encode_at_end: ") + StatusName(s) + ", wrote " +
@@ -791,7 +798,7 @@ class PbcMessage {
       uint8_t *start = nullptr;
       size_t written = 12345;
       std::fill(large_.begin(), large_.begin() + n + 2 * kCanary, kCanaryByte);
-      pbc_status s = info_->encode_at_end(mem_, buf, n - 1, &start, &written);
+      pbc_status s = pbc_message_encode_at_end(info_, mem_, buf, n - 1, &start, &written);
       if (s != PBC_ERR_BUFFER_TOO_SMALL || written != n || start != buf) {
         *err = std::string("encode_at_end with cap = encoded_size - 1: ") + StatusName(s) +
                ", written " + std::to_string(written) +
@@ -812,7 +819,7 @@ class PbcMessage {
   bool CheckInit(std::string *err) {
     memset(mem_, 0xa5, info_->struct_size);
     memset(mem_ + info_->struct_size, kCanaryByte, kCanary);
-    info_->init(mem_);
+    pbc_message_init(info_, mem_);
     if (!CanaryIntact()) {
       *err = "init wrote past struct_size";
       return false;
@@ -843,13 +850,13 @@ class PbcMessage {
       *err = "pbc_table_init leaves another struct than T_init";
       return false;
     }
-    size_t n = info_->encoded_size(mem_);
+    size_t n = pbc_message_encoded_size(info_, mem_);
     if (n != 0) {
       *err = "encoded_size after init is " + std::to_string(n) + ", want 0 (nothing set)";
       return false;
     }
     size_t written = 12345;
-    pbc_status s = info_->encode(mem_, nullptr, 0, &written);
+    pbc_status s = pbc_message_encode(info_, mem_, nullptr, 0, &written);
     if (s != PBC_OK || written != 0) {
       *err = std::string("encode of an init'ed message into a NULL, 0 buffer: ") +
              StatusName(s) + ", written " + std::to_string(written);
@@ -859,7 +866,7 @@ class PbcMessage {
   }
 
   bool IsInitialized() const {
-    return info_->is_initialized ? info_->is_initialized(mem_) : true;
+    return pbc_message_is_initialized(info_, mem_);
   }
 
   void ResetArenas() {
@@ -2248,6 +2255,10 @@ struct Options {
   // what the library was compiled with (pbc compile --optimize-for), which
   // the description checks need to know
   std::string optimize_for;
+  // --runtime-schema: the messages are pbc_schema_load's, from the
+  // schema's descriptors serialized as a FileDescriptorSet, not the linked
+  // library's (whose descriptions they must equal, record for record)
+  bool runtime_schema = false;
   // random mode with a writer schema (--writer-proto): the random messages
   // are made and serialized with it, then read with --proto (a reduced
   // copy, see `reduce`), so the reader sees real unknown fields.
@@ -2384,7 +2395,7 @@ class Checker {
                   std::string("pbc rejected libprotobuf's serialization: ") + StatusName(s), bytes);
     if (!pbc_->IsInitialized())
       return Fail("forward decode", "is_initialized is false after a successful decode", bytes);
-    size_t n = pbc_->info()->encoded_size(pbc_->mem());
+    size_t n = pbc_message_encoded_size(pbc_->info(), pbc_->mem());
     if (n != bytes.size())
       return Fail("forward encoded_size",
                   "pbc encoded_size " + std::to_string(n) + " != libprotobuf size " +
@@ -2442,7 +2453,8 @@ class Checker {
       printer.SetExpandAny(expand);
       printer.PrintToString(*lib, &want);
       if (single && !want.empty() && want.back() == ' ') want.pop_back();
-      pbc_text_options o = {single, false, expand};
+      pbc_text_options o = {single, false, expand,
+                            g_runtime_schema ? pbc_schema_finder : nullptr, g_runtime_schema};
       size_t n = 0;
       pbc_status s = pbc_text_print(pbc_->info(), pbc_->mem(), nullptr, 0, &n, &o);
       if (lite) {
@@ -2563,7 +2575,10 @@ class Checker {
     } guard{&arena};
     void *m = pbc_arena_alloc(&arena, info->struct_size);
     pbc_text_error error;
-    const pbc_status s = pbc_text_parse(info, m, text.data(), text.size(), &arena, nullptr,
+    pbc_text_parse_options parse_options = {};
+    parse_options.find_message = g_runtime_schema ? pbc_schema_finder : nullptr;
+    parse_options.find_message_ctx = g_runtime_schema;
+    const pbc_status s = pbc_text_parse(info, m, text.data(), text.size(), &arena, &parse_options,
                                         &error);
     if (info->desc->flags & PBC_MESSAGE_NO_NAMES) {
       if (s != PBC_ERR_NO_NAMES)
@@ -2579,9 +2594,9 @@ class Checker {
         std::to_string(lib_error.line + 1) + ":" + std::to_string(lib_error.column + 1) + ": " +
         (strlen(error.message) == room ? lib_error.message.substr(0, room) : lib_error.message);
     if (lib_ok && s == PBC_OK) {
-      std::string got(info->encoded_size(m), '\0');
+      std::string got(pbc_message_encoded_size(info, m), '\0');
       size_t n = 0;
-      if (info->encode(m, reinterpret_cast<uint8_t *>(got.data()), got.size(), &n) != PBC_OK ||
+      if (pbc_message_encode(info, m, reinterpret_cast<uint8_t *>(got.data()), got.size(), &n) != PBC_OK ||
           n != got.size())
         return Fail(form, "cannot encode what pbc_text_parse made", bytes, &text);
       // Through libprotobuf, whose bytes sort map entries: pbc keeps them
@@ -3172,6 +3187,12 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
 }
 
 const pbc_message_info *FindPbc(const std::string &name) {
+  if (g_runtime_schema) {
+    const pbc_message_info *info = pbc_schema_find_message(g_runtime_schema, name.c_str());
+    if (info && (info->init || info->decode || info->encode || info->internal_decoder))
+      Die("pbc_schema_find_message(\"%s\") has function pointers", name.c_str());
+    return info;
+  }
   const pbc_message_info *info = pbc_find_message(name.c_str());
   if (!info) return nullptr;
   if (!info->full_name || name != info->full_name)
@@ -3181,6 +3202,147 @@ const pbc_message_info *FindPbc(const std::string &name) {
       !info->encode || !info->is_initialized || !info->internal_decoder)
     Die("pbc_message_info of %s is incomplete", name.c_str());
   return info;
+}
+
+// The file and its imports as the FileDescriptorSet protoc would write
+// (--include_imports: imports first), loaded with pbc_schema_load.
+void LoadRuntimeSchema(const FileDescriptor *file) {
+  gp::FileDescriptorSet set;
+  std::set<const FileDescriptor *> seen;
+  std::function<void(const FileDescriptor *)> add = [&](const FileDescriptor *f) {
+    if (!seen.insert(f).second) return;
+    for (int i = 0; i < f->dependency_count(); i++) add(f->dependency(i));
+    gp::FileDescriptorProto *proto = set.add_file();
+    f->CopyTo(proto);
+    f->CopyJsonNameTo(proto);
+  };
+  add(file);
+  std::string bytes = set.SerializeAsString();
+  pbc_schema_error error;
+  pbc_status s = pbc_schema_load(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(),
+                                 &g_runtime_schema, &error);
+  if (s != PBC_OK) Die("pbc_schema_load: %s: %s", StatusName(s), error.message);
+}
+
+// Whether two descriptions of one message say the same, record for record:
+// `linked`, compiled into the program, and `loaded`, built at run time. Link
+// targets compare by full name; strings by content; the prototype by bytes,
+// a string default's pointer by what it points to.
+bool SameDescription(const pbc_message_desc *linked, const pbc_message_desc *loaded,
+                     std::string *why) {
+  auto fail = [&](const std::string &what) {
+    *why = std::string(linked->strings) + ": the loaded description's " + what +
+           " differs from the compiled one's";
+    return false;
+  };
+  const pbc_message_desc &a = *linked, &b = *loaded;
+  if (strcmp(a.strings, b.strings) != 0) return fail("full name");
+  if (strcmp(a.strings + a.file, b.strings + b.file) != 0) return fail("file");
+  if (a.field_count != b.field_count || a.oneof_count != b.oneof_count ||
+      a.default_count != b.default_count || a.link_count != b.link_count)
+    return fail("counts");
+  if (a.size != b.size || a.unknown_offset != b.unknown_offset ||
+      a.presence_words != b.presence_words || a.dense_below != b.dense_below)
+    return fail("layout");
+  if (a.syntax != b.syntax || a.edition != b.edition ||
+      (a.flags & ~PBC_MESSAGE_NO_NAMES) != b.flags)
+    return fail("syntax, edition or flags");
+  for (uint32_t i = 0; i < a.field_count; i++) {
+    if (memcmp(&a.fields[i], &b.fields[i], sizeof a.fields[i]) != 0)
+      return fail("field " + std::to_string(a.fields[i].number));
+    if (a.field_names &&
+        (strcmp(a.strings + a.field_names[i].name, b.strings + b.field_names[i].name) != 0 ||
+         strcmp(a.strings + a.field_names[i].json_name,
+                b.strings + b.field_names[i].json_name) != 0))
+      return fail("names of field " + std::to_string(a.fields[i].number));
+  }
+  if (!b.field_names && b.field_count) return fail("names (none)");
+  for (uint32_t i = 0; i < a.oneof_count; i++)
+    if (a.oneofs[i].case_offset != b.oneofs[i].case_offset ||
+        (a.field_names && strcmp(a.strings + a.oneofs[i].name, b.strings + b.oneofs[i].name) != 0))
+      return fail("oneof " + std::to_string(i));
+  for (uint32_t i = 0; i < a.default_count; i++) {
+    const pbc_default &x = a.defaults[i], &y = b.defaults[i];
+    bool view = a.fields[x.field].type == PBC_TYPE_STRING || a.fields[x.field].type == PBC_TYPE_BYTES;
+    if (x.field != y.field || x.size != y.size ||
+        (view ? memcmp(a.strings + x.value, b.strings + y.value, x.size) != 0
+              : x.value != y.value))
+      return fail("default " + std::to_string(i));
+  }
+  for (uint32_t i = 0; i < a.link_count; i++) {
+    const pbc_field_desc *f = nullptr;
+    for (uint32_t j = 0; j < a.field_count && !f; j++)
+      if (a.fields[j].link == i && (a.fields[j].type == PBC_TYPE_MESSAGE ||
+                                    a.fields[j].type == PBC_TYPE_GROUP ||
+                                    a.fields[j].type == PBC_TYPE_ENUM))
+        f = &a.fields[j];
+    if (!f) return fail("links (one no field uses)");
+    const char *x = f->type == PBC_TYPE_ENUM
+                        ? static_cast<const pbc_enum_info *>(a.links[i])->full_name
+                        : static_cast<const pbc_message_desc *>(a.links[i])->strings;
+    const char *y = f->type == PBC_TYPE_ENUM
+                        ? static_cast<const pbc_enum_info *>(b.links[i])->full_name
+                        : static_cast<const pbc_message_desc *>(b.links[i])->strings;
+    if (strcmp(x, y) != 0) return fail("link " + std::to_string(i));
+    if (f->type == PBC_TYPE_ENUM) {
+      auto *e = static_cast<const pbc_enum_info *>(a.links[i]);
+      auto *g = static_cast<const pbc_enum_info *>(b.links[i]);
+      if (e->value_count != g->value_count || e->flags != g->flags) return fail("enum " + std::string(x));
+      for (uint32_t v = 0; v < e->value_count; v++)
+        if (e->values[v].number != g->values[v].number ||
+            strcmp(e->strings + e->values[v].name, g->strings + g->values[v].name) != 0)
+          return fail("enum " + std::string(x) + " value " + std::to_string(v));
+    }
+  }
+  if (a.lookup_mask != b.lookup_mask ||
+      memcmp(a.lookup, b.lookup, (a.lookup_mask + 1u) * sizeof *a.lookup) != 0)
+    return fail("lookup table");
+  // The compiled checks may hold more: a message of another file is built
+  // in another object, so the compiler assumes it may hold a required
+  // field; the loader sees the whole schema.
+  std::set<uint16_t> loaded_checks(b.checks, b.checks + b.check_count);
+  for (uint32_t i = 0; i < a.check_count; i++) {
+    const pbc_field_desc &f = a.fields[a.checks[i]];
+    if (loaded_checks.erase(a.checks[i])) continue;
+    // Allowed when the field reaches a message of another file.
+    bool reaches_other_file = false;
+    std::vector<const pbc_message_desc *> work;
+    std::set<const pbc_message_desc *> seen;
+    if (const pbc_message_desc *sub = pbc_field_message(&a, &f)) work.push_back(sub);
+    while (!work.empty() && !reaches_other_file) {
+      const pbc_message_desc *m = work.back();
+      work.pop_back();
+      if (!seen.insert(m).second) continue;
+      reaches_other_file = strcmp(m->strings + m->file, a.strings + a.file) != 0;
+      for (uint32_t j = 0; j < m->field_count; j++)
+        if (const pbc_message_desc *sub = pbc_field_message(m, &m->fields[j])) work.push_back(sub);
+    }
+    if (!reaches_other_file) return fail("checks (field " + std::to_string(f.number) + ")");
+  }
+  if (!loaded_checks.empty()) return fail("checks (one the compiled has not)");
+  if (a.bit_count != b.bit_count || a.other_count != b.other_count ||
+      (a.bit_count && memcmp(a.by_bit, b.by_bit, a.bit_count * sizeof *a.by_bit) != 0) ||
+      (a.other_count && memcmp(a.others, b.others, a.other_count * sizeof *a.others) != 0))
+    return fail("fields by presence");
+  if (!a.prototype != !b.prototype) return fail("prototype (one is NULL)");
+  if (a.prototype) {
+    std::string x(static_cast<const char *>(a.prototype), a.size);
+    std::string y(static_cast<const char *>(b.prototype), b.size);
+    for (uint32_t i = 0; i < a.default_count; i++) {
+      const pbc_field_desc &f = a.fields[a.defaults[i].field];
+      if ((f.type != PBC_TYPE_STRING && f.type != PBC_TYPE_BYTES) || f.kind == PBC_FIELD_ONEOF)
+        continue;
+      pbc_bytes vx, vy;
+      memcpy(&vx, x.data() + f.offset, sizeof vx);
+      memcpy(&vy, y.data() + f.offset, sizeof vy);
+      if (vx.size != vy.size || memcmp(vx.data, vy.data, vx.size) != 0)
+        return fail("prototype's string default of field " + std::to_string(f.number));
+      memset(&x[f.offset], 0, 8);
+      memset(&y[f.offset], 0, 8);
+    }
+    if (x != y) return fail("prototype");
+  }
+  return true;
 }
 
 void CollectMessages(const Descriptor *d, std::vector<const Descriptor *> *out) {
@@ -3213,7 +3375,15 @@ bool Preflight(const Options &opts, const Schema &schema) {
       return false;
     }
     std::string err;
-    if (!pbc_test::DescriptionMatches(d, info, opts.optimize_for, &err)) {
+    const pbc_message_info *linked = pbc_find_message(d->full_name().c_str());
+    if (opts.runtime_schema && linked && !SameDescription(linked->desc, info->desc, &err)) {
+      fprintf(stdout, "FAIL: %s\n", err.c_str());
+      return false;
+    }
+    // A loaded schema keeps every name, whatever the file's optimize_for.
+    if (!pbc_test::DescriptionMatches(d, info, opts.runtime_schema ? "speed" : opts.optimize_for,
+                                      &err, g_runtime_schema ? pbc_schema_finder : nullptr,
+                                      g_runtime_schema)) {
       fprintf(stdout, "FAIL: %s\n", err.c_str());
       return false;
     }
@@ -3474,6 +3644,7 @@ int RunRandom(const Options &opts) {
     wd = writer->Find(opts.message);
     if (!wd) Die("no message %s in %s", opts.message.c_str(), opts.writer_proto.c_str());
   }
+  if (opts.runtime_schema) LoadRuntimeSchema(schema.file);
   const pbc_message_info *info = FindPbc(opts.message);
   if (!info) Die("pbc_find_message(\"%s\") is NULL: is its library linked whole?", opts.message.c_str());
   printf("seed: %" PRIu64 "\n", opts.seed);
@@ -3777,6 +3948,8 @@ void Usage() {
           "                [--seed S] [--max-depth D] [--unknown-fields] [--mutations M]\n"
           "                [--only-case K] [--dump-dir DIR] [--verbose]\n"
           "                [--optimize-for MODE (as the library was compiled)]\n"
+          "                [--runtime-schema (the messages of pbc_schema_load, compared\n"
+          "                 with the linked library's)]\n"
           "                [--writer-proto_path DIR2 --writer-proto FILE2.proto]\n"
           "  difftest diff --proto_path DIR --proto FILE.proto --message NAME --hex HEX\n"
           "  difftest diff --proto_path DIR --proto benchmarks.proto --dataset FILE.pb\n"
@@ -3831,6 +4004,7 @@ int main(int argc, char **argv) {
     else if (a == "--dump-dir") o.dump_dir = next();
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--optimize-for") o.optimize_for = next();
+    else if (a == "--runtime-schema") o.runtime_schema = true;
     else if (a == "--writer-proto_path") o.writer_proto_paths.push_back(next());
     else if (a == "--writer-proto") o.writer_proto = next();
     else if (a == "--out") o.reduce_out = next();

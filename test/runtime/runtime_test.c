@@ -7,6 +7,8 @@
 
 #include "aborts.h"
 #include "pbc/pbc.h"
+#include "pbc/schema.h"
+#include "pbc/text.h"
 #include "pbc_rt.h"
 
 static int passed, failed;
@@ -679,9 +681,9 @@ static void test_utf8_exhaustive(void) {
 /* ---- Status names -------------------------------------------------------- */
 
 static void test_status_str(void) {
-  const char *names[PBC_ERR_TEXT_SYNTAX + 1];
+  const char *names[PBC_ERR_BAD_SCHEMA + 1];
   int missing = 0, duplicate = 0;
-  for (int s = PBC_OK; s <= PBC_ERR_TEXT_SYNTAX; s++) {
+  for (int s = PBC_OK; s <= PBC_ERR_BAD_SCHEMA; s++) {
     names[s] = pbc_status_str((pbc_status)s);
     if (names[s] == NULL || strcmp(names[s], "unknown status") == 0) missing++;
     for (int t = 0; t < s; t++)
@@ -692,6 +694,192 @@ static void test_status_str(void) {
   CHECK(strcmp(pbc_status_str(PBC_OK), "ok") == 0);
   CHECK(strcmp(pbc_status_str((pbc_status)99), "unknown status") == 0);
   CHECK(strcmp(pbc_status_str((pbc_status)-1), "unknown status") == 0);
+}
+
+
+/* ---- Schemas at run time ------------------------------------------------- */
+
+/* Builds descriptor bytes by hand: a buffer and the open length-delimited
+ * fields, each patched with its length when closed. */
+typedef struct wbuf {
+  uint8_t b[4096];
+  size_t n;
+  size_t open[16];
+  int depth;
+} wbuf;
+
+static void w_varint(wbuf *w, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) w->b[w->n++] = (uint8_t)(v | 0x80);
+  w->b[w->n++] = (uint8_t)v;
+}
+static void w_int(wbuf *w, uint32_t field, uint64_t v) {
+  w_varint(w, (uint64_t)field << 3);
+  w_varint(w, v);
+}
+static void w_str(wbuf *w, uint32_t field, const char *s) {
+  w_varint(w, (uint64_t)field << 3 | 2);
+  w_varint(w, strlen(s));
+  memcpy(w->b + w->n, s, strlen(s));
+  w->n += strlen(s);
+}
+/* A nested message: its length as a 2-byte varint, patched on close. */
+static void w_open(wbuf *w, uint32_t field) {
+  w_varint(w, (uint64_t)field << 3 | 2);
+  w->open[w->depth++] = w->n;
+  w->n += 2;
+}
+static void w_close(wbuf *w) {
+  size_t at = w->open[--w->depth], len = w->n - at - 2;
+  w->b[at] = (uint8_t)(len | 0x80);
+  w->b[at + 1] = (uint8_t)(len >> 7);
+}
+/* FieldDescriptorProto: name 1, number 3, label 4, type 5, type_name 6,
+ * default_value 7. */
+static void w_field(wbuf *w, const char *name, int number, int label, int type,
+                    const char *type_name, const char *dflt) {
+  w_open(w, 2);
+  w_str(w, 1, name);
+  w_int(w, 3, (uint64_t)number);
+  w_int(w, 4, (uint64_t)label);
+  w_int(w, 5, (uint64_t)type);
+  if (type_name) w_str(w, 6, type_name);
+  if (dflt) w_str(w, 7, dflt);
+  w_close(w);
+}
+
+/* proto2 file "t.proto", package t:
+ *   enum E { ONE = 1; TWO = 2; }
+ *   message M { optional int32 a = 1 [default = -5]; optional string s = 2
+ *     [default = "hi"]; optional E e = 3; repeated M kids = 4;
+ *     required bytes r = 5 [default = "\001\377"]; }
+ * `mutate` changes it into a broken one (see test_schema_errors). */
+static void w_schema(wbuf *w, int mutate) {
+  memset(w, 0, sizeof *w);
+  w_open(w, 1);
+  w_str(w, 1, "t.proto");
+  w_str(w, 2, "t");
+  w_open(w, 5);
+  w_str(w, 1, "E");
+  w_open(w, 2); w_str(w, 1, "ONE"); w_int(w, 2, 1); w_close(w);
+  w_open(w, 2); w_str(w, 1, "TWO"); w_int(w, 2, 2); w_close(w);
+  w_close(w);
+  w_open(w, 4);
+  w_str(w, 1, "M");
+  w_field(w, "a", 1, 1, PBC_TYPE_INT32, NULL, mutate == 3 ? "x1" : "-5");
+  w_field(w, "s", mutate == 2 ? 1 : 2, 1, PBC_TYPE_STRING, NULL, "hi");
+  w_field(w, "e", 3, 1, PBC_TYPE_ENUM, mutate == 1 ? ".t.F" : ".t.E",
+          mutate == 4 ? "THREE" : NULL);
+  w_field(w, "kids", 4, 3, PBC_TYPE_MESSAGE, mutate == 5 ? ".t.E" : ".t.M", NULL);
+  w_field(w, "r", mutate == 6 ? 0 : 5, 2, PBC_TYPE_BYTES, NULL, "\\001\\377");
+  w_close(w);
+  w_close(w);
+}
+
+static void test_schema_load(void) {
+  wbuf w;
+  w_schema(&w, 0);
+  pbc_schema *s = NULL;
+  pbc_schema_error err;
+  CHECK(pbc_schema_load(w.b, w.n, &s, &err) == PBC_OK);
+  if (!s) {
+    printf("  %s\n", err.message);
+    return;
+  }
+  const pbc_message_info *info = pbc_schema_find_message(s, "t.M");
+  const pbc_enum_info *e = pbc_schema_find_enum(s, "t.E");
+  CHECK(info && e && pbc_schema_message_count(s) == 1);
+  CHECK(pbc_schema_find_message(s, "t.E") == NULL);
+  CHECK(pbc_schema_find_message(s, "t.Nope") == NULL);
+  if (!info || !e) return;
+  CHECK(strcmp(info->full_name, "t.M") == 0 && pbc_schema_message_at(s, 0) == info);
+  CHECK(!info->init && !info->decode && !info->encode && !info->internal_decoder);
+  const pbc_message_desc *d = info->desc;
+  CHECK(d->field_count == 5 && d->syntax == PBC_SYNTAX_PROTO2);
+  CHECK(d->check_count == 2); /* r, and kids (M holds a required field) */
+  CHECK(e->value_count == 2 && (e->flags & PBC_ENUM_CLOSED));
+  CHECK(pbc_field_by_name(d, "kids", 4, false) == &d->fields[3]);
+  CHECK(pbc_field_enum(d, &d->fields[2]) == e);
+
+  /* The defaults and a round trip through the generic calls. */
+  pbc_arena arena;
+  pbc_arena_init(&arena, NULL, 0);
+  void *m = pbc_message_new(info, &arena);
+  char text[256];
+  size_t n = 0;
+  CHECK(m && pbc_text_print(info, m, text, sizeof text, &n, NULL) == PBC_OK && n == 0);
+  CHECK(!pbc_message_is_initialized(info, m));
+  const char in[] = "a: 7 kids { r: \"x\" } e: TWO r: \"\\001\"";
+  pbc_text_error terr;
+  CHECK(pbc_text_parse(info, m, in, strlen(in), &arena, NULL, &terr) == PBC_OK);
+  uint8_t buf[64];
+  size_t written = 0;
+  size_t size = pbc_message_encoded_size(info, m);
+  CHECK(pbc_message_encode(info, m, buf, sizeof buf, &written) == PBC_OK && written == size);
+  static const uint8_t want[] = {0x08, 0x07, 0x18, 0x02, 0x22, 0x03, 0x2a, 0x01,
+                                 'x',  0x2a, 0x01, 0x01};
+  CHECK(written == sizeof want && memcmp(buf, want, sizeof want) == 0);
+  void *back = pbc_message_new(info, &arena);
+  CHECK(pbc_decode(info, back, buf, written, &arena, NULL) == PBC_OK);
+  CHECK(pbc_text_print(info, back, text, sizeof text, &n, NULL) == PBC_OK);
+  const char printed[] = "a: 7\ne: TWO\nkids {\n  r: \"x\"\n}\nr: \"\\001\"\n";
+  CHECK(n == strlen(printed) && memcmp(text, printed, n) == 0);
+  /* An empty message reads the defaults back. */
+  CHECK(pbc_decode(info, back, buf, 0, &arena,
+                   &(pbc_decode_options){.allow_missing_required = true}) == PBC_OK);
+  int32_t a;
+  memcpy(&a, (uint8_t *)back + d->fields[0].offset, 4);
+  pbc_bytes r;
+  memcpy(&r, (uint8_t *)back + d->fields[4].offset, sizeof r);
+  CHECK(a == -5 && r.size == 2 && r.data[0] == 1 && r.data[1] == 0xff);
+  pbc_arena_destroy(&arena);
+  pbc_schema_free(s);
+  pbc_schema_free(NULL);
+}
+
+/* Broken sets: a specific error each, and every truncation of a good one
+ * either loads or fails cleanly (ASan watches the reads). */
+static void test_schema_errors(void) {
+  static const char *const want[] = {
+      NULL,
+      "t.proto: t.M.e: type .t.F is not defined",
+      "t.proto: t.M.s: field number 1 is used twice",
+      "t.proto: t.M.a: default \"x1\" is not a value of the field",
+      "t.proto: t.M.e: default \"THREE\" is not a value of the field",
+      "t.proto: t.M.kids: type .t.E is not a message",
+      "t.proto: t.M.r: field number 0 is not 1 to 536870911",
+  };
+  for (int i = 1; i < (int)(sizeof want / sizeof *want); i++) {
+    wbuf w;
+    w_schema(&w, i);
+    pbc_schema *s = (pbc_schema *)1;
+    pbc_schema_error err;
+    CHECK(pbc_schema_load(w.b, w.n, &s, &err) == PBC_ERR_BAD_SCHEMA && s == NULL);
+    if (strcmp(err.message, want[i]) != 0) {
+      printf("  case %d: got \"%s\"\n  want \"%s\"\n", i, err.message, want[i]);
+      CHECK(false);
+    }
+  }
+  wbuf w;
+  w_schema(&w, 0);
+  int loaded = 0;
+  for (size_t n = 0; n < w.n; n++) {
+    uint8_t *copy = malloc(n ? n : 1); /* exactly n bytes, for ASan */
+    memcpy(copy, w.b, n);
+    pbc_schema *s = NULL;
+    pbc_status st = pbc_schema_load(copy, n, &s, NULL);
+    CHECK((st == PBC_OK) == (s != NULL));
+    CHECK(st == PBC_OK || st == PBC_ERR_BAD_SCHEMA);
+    loaded += st == PBC_OK;
+    pbc_schema_free(s);
+    free(copy);
+  }
+  CHECK(loaded == 1); /* only the empty set: every cut breaks the one file */
+  pbc_schema_error err;
+  pbc_schema *s;
+  CHECK(pbc_schema_load((const uint8_t *)"\x0a\x05\x0a\x01", 4, &s, &err) == PBC_ERR_BAD_SCHEMA);
+  CHECK(strstr(err.message, "not a FileDescriptorSet") != NULL);
+  CHECK(pbc_schema_load((const uint8_t *)"\x0a\x00", 2, &s, &err) == PBC_ERR_BAD_SCHEMA);
+  CHECK(strcmp(err.message, "a file in the set has no name") == 0);
 }
 
 /* ---- Encode and decode entry points -------------------------------------- */
@@ -1014,6 +1202,8 @@ int main(void) {
   test_encode_too_large();
   test_decode();
   test_invariants_asserted();
+  test_schema_load();
+  test_schema_errors();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 """pbc against python protobuf (upb) on editions schemas.
 
-    reference.py GEN_DIR REENCODE
+    reference.py GEN_DIR REENCODE [ARG...]
 
 For every case below: python builds the message from text format and
 serializes it; pbc (REENCODE, a program linked with the schemas' library)
@@ -73,7 +73,7 @@ CASES = [
 
 
 def main():
-    gen_dir, reencode = sys.argv[1], sys.argv[2]
+    gen_dir, reencode, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
     sys.path.insert(0, gen_dir)
     for module_name, full_name, title, text in CASES:
         module = importlib.import_module(module_name)
@@ -81,7 +81,7 @@ def main():
         msg = cls()
         text_format.Parse(text, msg)
         data = msg.SerializeToString(deterministic=True)
-        run = subprocess.run([reencode, full_name], input=data, capture_output=True)
+        run = subprocess.run([reencode, full_name] + extra, input=data, capture_output=True)
         if run.returncode != 0:
             print("%s (%s): pbc failed: %s" % (full_name, title, run.stderr.decode()))
             return 1

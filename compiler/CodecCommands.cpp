@@ -1,0 +1,361 @@
+//===- CodecCommands.cpp - pbc decode, encode and decode_raw --------------===//
+//
+// The drop-ins for protoc --decode, --encode and --decode_raw: the same
+// output bytes and messages, from pbc's runtime alone. The schema is the
+// imported one as a FileDescriptorSet, loaded with pbc_schema_load
+// (pbc/schema.h) as any program would load one at run time, so these
+// commands run the table codec and the text format on descriptions built in
+// memory: what they print is what that API gives.
+//
+//===----------------------------------------------------------------------===//
+#include "CodecCommands.h"
+
+#include "pbc/schema.h"
+#include "pbc/text.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+/// The schema, freed when it goes.
+struct SchemaDeleter {
+  void operator()(pbc_schema *s) const { pbc_schema_free(s); }
+};
+using SchemaPtr = std::unique_ptr<pbc_schema, SchemaDeleter>;
+
+/// An arena, destroyed when it goes.
+struct Arena {
+  Arena() { pbc_arena_init(&arena, nullptr, 0); }
+  ~Arena() { pbc_arena_destroy(&arena); }
+  pbc_arena arena;
+};
+
+bool readStdin(std::unique_ptr<MemoryBuffer> &out) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> in = MemoryBuffer::getSTDIN();
+  if (!in) {
+    errs() << "pbc: error: cannot read stdin: " << in.getError().message()
+           << "\n";
+    return false;
+  }
+  out = std::move(*in);
+  return true;
+}
+
+/// stdout takes raw bytes (the encoded messages, the text as printed).
+bool writeStdout(const void *data, size_t size) {
+  return fwrite(data, 1, size, stdout) == size;
+}
+
+/// The message type, as protoc finds it: its full name, with or without a
+/// leading dot. Prints protoc's error when the schema has none.
+const pbc_message_info *findType(const pbc_schema *schema, StringRef name) {
+  std::string full = name.ltrim('.').str();
+  const pbc_message_info *info = pbc_schema_find_message(schema, full.c_str());
+  if (!info)
+    errs() << "Type not defined: " << name << "\n";
+  return info;
+}
+
+/// The schema loaded from the set and the message type in it, or null
+/// after printing why not.
+const pbc_message_info *loadType(StringRef descriptorSet, StringRef message,
+                                 SchemaPtr &schema) {
+  pbc_schema *loaded = nullptr;
+  pbc_schema_error error;
+  if (pbc_schema_load(reinterpret_cast<const uint8_t *>(descriptorSet.data()),
+                      descriptorSet.size(), &loaded, &error) != PBC_OK) {
+    errs() << "pbc: error: cannot load the schema: " << error.message << "\n";
+    return nullptr;
+  }
+  schema.reset(loaded);
+  return findType(schema.get(), message);
+}
+
+/// libprotobuf's FindInitializationErrors: the paths of the required
+/// fields missing in m and in the messages it holds ("a", "b.c",
+/// "d[2].e"), this message's first, then those of its set message fields,
+/// by field number.
+void missingRequired(const pbc_message_desc *d, const uint8_t *m,
+                     const std::string &prefix,
+                     std::vector<std::string> &out) {
+  for (uint32_t i = 0; i < d->field_count; ++i) {
+    const pbc_field_desc *f = &d->fields[i];
+    if (!(f->flags & PBC_FIELD_REQUIRED))
+      continue;
+    bool set = f->kind == PBC_FIELD_BIT
+                   ? (m[f->presence / 32 * 4 + f->presence % 32 / 8] >>
+                      (f->presence % 8)) & 1
+                   : [&] {
+                       const uint8_t *p;
+                       memcpy(&p, m + f->offset, sizeof p);
+                       return p != nullptr;
+                     }();
+    if (!set)
+      out.push_back(prefix + pbc_field_name(d, f));
+  }
+  for (uint32_t i = 0; i < d->field_count; ++i) {
+    const pbc_field_desc *f = &d->fields[i];
+    const pbc_message_desc *sub = pbc_field_message(d, f);
+    if (!sub || !sub->check_count)
+      continue;
+    std::string name = prefix + pbc_field_name(d, f);
+    if (f->kind == PBC_FIELD_REPEATED) {
+      pbc_bytes view;
+      memcpy(&view, m + f->offset, sizeof view);
+      for (size_t j = 0; j < view.size; ++j)
+        missingRequired(sub, view.data + j * sub->size,
+                        name + "[" + std::to_string(j) + "].", out);
+      continue;
+    }
+    if (f->kind == PBC_FIELD_ONEOF) {
+      uint32_t c;
+      memcpy(&c, m + d->oneofs[f->presence].case_offset, sizeof c);
+      if (c != f->number)
+        continue;
+    }
+    const uint8_t *p;
+    memcpy(&p, m + f->offset, sizeof p);
+    if (p)
+      missingRequired(sub, p, name + ".", out);
+  }
+}
+
+/// protoc's warning for a message that lacks required fields.
+void warnIfPartial(const pbc_message_info *info, const void *m) {
+  if (pbc_message_is_initialized(info, m))
+    return;
+  std::vector<std::string> paths;
+  missingRequired(info->desc, static_cast<const uint8_t *>(m), "", paths);
+  std::string list;
+  for (const std::string &p : paths)
+    list += (list.empty() ? "" : ", ") + p;
+  errs() << "warning:  Input message is missing required fields:  " << list
+         << "\n";
+}
+
+/// The text of m into `text` (reused: grown when too small).
+bool print(const pbc_message_info *info, const void *m, std::string &text,
+           size_t &length) {
+  for (;;) {
+    pbc_status s = pbc_text_print(info, m, text.data(), text.size(), &length,
+                                  nullptr);
+    if (s == PBC_OK)
+      return true;
+    if (s != PBC_ERR_BUFFER_TOO_SMALL) {
+      errs() << "pbc: error: cannot print the message: " << pbc_status_str(s)
+             << "\n";
+      return false;
+    }
+    text.resize(length);
+  }
+}
+
+/// A varint length prefix, as a delimited stream has before each message.
+void putLength(std::string &out, uint64_t n) {
+  for (; n >= 0x80; n >>= 7)
+    out.push_back(static_cast<char>((n & 0x7f) | 0x80));
+  out.push_back(static_cast<char>(n));
+}
+
+/// The length prefix at p: its value and bytes, or false when it is cut
+/// short or longer than 10 bytes.
+bool takeLength(const uint8_t *p, const uint8_t *end, uint64_t &n,
+                size_t &bytes) {
+  n = 0;
+  for (bytes = 0; bytes < 10 && p + bytes < end; ++bytes) {
+    n |= static_cast<uint64_t>(p[bytes] & 0x7f) << (7 * bytes);
+    if (!(p[bytes] & 0x80)) {
+      ++bytes;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The line before each message of a delimited stream's text: a comment,
+/// so each message's text still parses as text format.
+constexpr StringLiteral kMessageMark = "# message ";
+
+} // namespace
+
+int pbc::runDecode(StringRef descriptorSet, StringRef message,
+                   bool delimited) {
+  SchemaPtr schema;
+  const pbc_message_info *info = loadType(descriptorSet, message, schema);
+  std::unique_ptr<MemoryBuffer> in;
+  if (!info || !readStdin(in))
+    return 1;
+  const uint8_t *p = reinterpret_cast<const uint8_t *>(in->getBufferStart());
+  const uint8_t *end = p + in->getBufferSize();
+
+  Arena arena;
+  pbc_decode_options options = {};
+  options.allow_missing_required = true; // ParsePartialFromZeroCopyStream
+  std::string text(4096, '\0');
+  for (uint64_t index = 1; !delimited || p < end; ++index) {
+    const uint8_t *at = p;
+    size_t size = static_cast<size_t>(end - p);
+    if (delimited) {
+      uint64_t n;
+      size_t bytes;
+      if (!takeLength(p, end, n, bytes) ||
+          n > static_cast<uint64_t>(end - p - bytes)) {
+        errs() << "pbc: error: stdin: message " << index << " at byte "
+               << (p - reinterpret_cast<const uint8_t *>(in->getBufferStart()))
+               << ": its length prefix is cut short or runs past the end\n";
+        return 1;
+      }
+      at = p + bytes;
+      size = static_cast<size_t>(n);
+    }
+    pbc_arena_reset(&arena.arena);
+    void *m = pbc_message_new(info, &arena.arena);
+    if (!m ||
+        pbc_decode(info, m, at, size, &arena.arena, &options) != PBC_OK) {
+      if (delimited)
+        errs() << "pbc: error: stdin: message " << index << ":\n";
+      errs() << "Failed to parse input.\n";
+      return 1;
+    }
+    warnIfPartial(info, m);
+    size_t length;
+    if (!print(info, m, text, length))
+      return 1;
+    if (delimited) {
+      std::string mark = (kMessageMark + Twine(index) + "\n").str();
+      if (!writeStdout(mark.data(), mark.size()))
+        return 1;
+    }
+    if (!writeStdout(text.data(), length))
+      return 1;
+    if (!delimited)
+      break;
+    p = at + size;
+  }
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int pbc::runEncode(StringRef descriptorSet, StringRef message,
+                   bool delimited) {
+  SchemaPtr schema;
+  const pbc_message_info *info = loadType(descriptorSet, message, schema);
+  std::unique_ptr<MemoryBuffer> in;
+  if (!info || !readStdin(in))
+    return 1;
+  StringRef text = in->getBuffer();
+
+  // Each message's text: the whole input, or (--delimited) what follows
+  // each `# message` line up to the next, with the line it starts on.
+  struct Piece {
+    StringRef text;
+    uint32_t firstLine;
+  };
+  std::vector<Piece> pieces;
+  if (!delimited) {
+    pieces.push_back({text, 1});
+  } else {
+    uint32_t line = 1;
+    size_t start = StringRef::npos;
+    uint32_t startLine = 0;
+    for (size_t pos = 0; pos <= text.size();) {
+      size_t eol = text.find('\n', pos);
+      size_t next = eol == StringRef::npos ? text.size() + 1 : eol + 1;
+      if (text.substr(pos).starts_with(kMessageMark) || pos == text.size()) {
+        if (start != StringRef::npos)
+          pieces.push_back({text.slice(start, pos), startLine});
+        start = std::min(next, text.size());
+        startLine = line + 1;
+      }
+      pos = next;
+      ++line;
+    }
+  }
+
+  Arena arena;
+  pbc_text_parse_options options = {};
+  options.allow_partial = true; // as protoc: the warning below instead
+  // An Any's type, in expanded form, is one of the schema's messages.
+  options.find_message = pbc_schema_finder;
+  options.find_message_ctx = schema.get();
+  std::string out;
+  for (const Piece &piece : pieces) {
+    pbc_arena_reset(&arena.arena);
+    void *m = pbc_message_new(info, &arena.arena);
+    pbc_text_error where = {};
+    pbc_status s =
+        m ? pbc_text_parse(info, m, piece.text.data(), piece.text.size(),
+                           &arena.arena, &options, &where)
+          : PBC_ERR_OUT_OF_MEMORY;
+    if (s != PBC_OK) {
+      if (where.line)
+        errs() << "input:" << where.line + piece.firstLine - 1 << ":"
+               << where.column << ": " << where.message << "\n";
+      else if (where.message[0])
+        errs() << "input: " << where.message << "\n";
+      else
+        errs() << "input: " << pbc_status_str(s) << "\n";
+      errs() << "Failed to parse input.\n";
+      return 1;
+    }
+    warnIfPartial(info, m);
+    size_t size = pbc_message_encoded_size(info, m);
+    if (delimited)
+      putLength(out, size);
+    size_t at = out.size(), written = 0;
+    out.resize(at + size);
+    if (pbc_message_encode(info, m, reinterpret_cast<uint8_t *>(&out[at]),
+                           size, &written) != PBC_OK) {
+      errs() << "pbc: error: the message is too large to encode\n";
+      return 1;
+    }
+  }
+  if (!writeStdout(out.data(), out.size()) || fflush(stdout) != 0) {
+    errs() << "output: I/O error.\n";
+    return 1;
+  }
+  return 0;
+}
+
+int pbc::runDecodeRaw() {
+  std::unique_ptr<MemoryBuffer> in;
+  if (!readStdin(in))
+    return 1;
+  // A message without fields: every field is unknown. The struct is its
+  // unknown fields' view alone; the one lookup entry is empty (no field has
+  // a number).
+  static const uint16_t noLookup[1] = {0};
+  pbc_message_desc desc = {};
+  desc.strings = "decode_raw";
+  desc.size = sizeof(pbc_bytes);
+  desc.unknown_offset = 0;
+  desc.lookup = noLookup;
+  desc.syntax = PBC_SYNTAX_PROTO2;
+  pbc_message_info info = {};
+  info.full_name = desc.strings;
+  info.struct_size = desc.size;
+  info.desc = &desc;
+
+  Arena arena;
+  pbc_bytes message;
+  StringRef bytes = in->getBuffer();
+  if (pbc_decode(&info, &message,
+                 reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(),
+                 &arena.arena, nullptr) != PBC_OK) {
+    errs() << "Failed to parse input.\n";
+    return 1;
+  }
+  std::string text(4096, '\0');
+  size_t length;
+  if (!print(&info, &message, text, length) ||
+      !writeStdout(text.data(), length) || fflush(stdout) != 0)
+    return 1;
+  return 0;
+}
