@@ -238,4 +238,42 @@ static inline bool pbc_tbl_any_prefix_known(const char *url,
                               memcmp(url, "type.googleprod.com/", 20) == 0);
 }
 
+/* An Any's (pbc_tbl_is_any) type URL and value, empty when unset, and the
+ * message its URL names after the last '/', found by `find` with
+ * `find_ctx` (pbc_find_message when NULL): NULL without a '/' or a name
+ * after it (libprotobuf's ParseAnyTypeUrl), or when no message with a
+ * description has that name. *prefix_len: the URL's bytes up to and
+ * including its last '/'. (runtime/reflect.c) */
+const pbc_message_info *pbc_tbl_any_type(const pbc_message_desc *d,
+                                         const uint8_t *m,
+                                         pbc_message_finder find,
+                                         const void *find_ctx, pbc_bytes *url,
+                                         pbc_bytes *value, size_t *prefix_len);
+
+/* A varint of at most 10 bytes at *p, which it advances; false when the
+ * input ends first or the 10th byte has its high bit set. Generic code's
+ * reader of raw unknown fields (the codecs have their own, faster ones). */
+static inline bool pbc_tbl_read_varint(const uint8_t **p, const uint8_t *end,
+                                       uint64_t *v) {
+  uint64_t x = 0;
+  for (unsigned i = 0; i < PBC_MAX_VARINT_BYTES && *p < end; i++) {
+    uint8_t b = *(*p)++;
+    x |= (uint64_t)(b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      *v = x;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Map entries by key (runtime/reflect.c): the order of two entries' keys
+ * (field 1 of the entry), as libprotobuf's MapEntryMessageComparator sorts
+ * them (numbers by value, strings as bytes), and a merge sort of `n` entry
+ * pointers by it (`tmp` has room for n more). */
+int pbc_tbl_compare_keys(const pbc_field_desc *key, const uint8_t *a,
+                         const uint8_t *b);
+void pbc_tbl_sort_entries(const pbc_field_desc *key, const uint8_t **e,
+                          const uint8_t **tmp, size_t n);
+
 #endif /* PBC_TABLE_INTERNAL_H */

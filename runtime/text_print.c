@@ -246,56 +246,6 @@ static void print_one(printer *p, const pbc_message_desc *d, uint32_t i,
 
 /* ---- Maps, sorted by key ------------------------------------------------- */
 
-/* Compares two map entries' keys (field 1 of the entry) as libprotobuf's
- * MapEntryMessageComparator: numbers by value, strings as bytes. */
-static int compare_keys(const pbc_field_desc *key, const uint8_t *a,
-                        const uint8_t *b) {
-  a += key->offset;
-  b += key->offset;
-  switch (key->type) {
-  case PBC_TYPE_STRING: {
-    pbc_bytes x = pbc_tbl_load_view(a), y = pbc_tbl_load_view(b);
-    size_t n = x.size < y.size ? x.size : y.size;
-    int c = n ? memcmp(x.data, y.data, n) : 0;
-    return c != 0 ? c : (x.size > y.size) - (x.size < y.size);
-  }
-  case PBC_TYPE_BOOL:
-    return (*a != 0) - (*b != 0);
-  case PBC_TYPE_INT64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64: {
-    int64_t x = (int64_t)pbc_tbl_load64(a), y = (int64_t)pbc_tbl_load64(b);
-    return (x > y) - (x < y);
-  }
-  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64: {
-    uint64_t x = pbc_tbl_load64(a), y = pbc_tbl_load64(b);
-    return (x > y) - (x < y);
-  }
-  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32: {
-    uint32_t x = pbc_tbl_load32(a), y = pbc_tbl_load32(b);
-    return (x > y) - (x < y);
-  }
-  default: { /* the signed 32-bit types */
-    int32_t x = (int32_t)pbc_tbl_load32(a), y = (int32_t)pbc_tbl_load32(b);
-    return (x > y) - (x < y);
-  }
-  }
-}
-
-/* Sorts entry pointers by key: a merge sort (keys are unique, so any
- * stable or unstable order is the same). */
-static void sort_entries(const pbc_field_desc *key, const uint8_t **e,
-                         const uint8_t **tmp, size_t n) {
-  if (n < 2) return;
-  size_t half = n / 2;
-  sort_entries(key, e, tmp, half);
-  sort_entries(key, e + half, tmp, n - half);
-  size_t i = 0, j = half, k = 0;
-  while (i < half && j < n)
-    tmp[k++] = compare_keys(key, e[j], e[i]) < 0 ? e[j++] : e[i++];
-  while (i < half) tmp[k++] = e[i++];
-  while (j < n) tmp[k++] = e[j++];
-  memcpy(e, tmp, n * sizeof *e);
-}
-
 /* A map's entries, sorted by key when memory allows (else as stored). */
 static void print_map(printer *p, const pbc_message_desc *d, uint32_t i,
                       pbc_bytes v) {
@@ -306,7 +256,7 @@ static void print_map(printer *p, const pbc_message_desc *d, uint32_t i,
   if (order != NULL) {
     for (size_t k = 0; k < v.size; k++) order[k] = v.data + k * stride;
     assert(entry->field_count == 2 && entry->fields[0].number == 1);
-    sort_entries(&entry->fields[0], order, order + v.size, v.size);
+    pbc_tbl_sort_entries(&entry->fields[0], order, order + v.size, v.size);
   }
   for (size_t k = 0; k < v.size; k++)
     print_one(p, d, i, order ? order[k] : v.data + k * stride, true);
@@ -322,27 +272,13 @@ static void print_map(printer *p, const pbc_message_desc *d, uint32_t i,
  * own END_GROUP and nested at most `depth` deep, and no END_GROUP or zero
  * tag outside a group. */
 
-/* A varint of at most 10 bytes at *p, or false. */
-static bool read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
-  uint64_t x = 0;
-  for (unsigned i = 0; i < PBC_MAX_VARINT_BYTES && *p < end; i++) {
-    uint8_t b = *(*p)++;
-    x |= (uint64_t)(b & 0x7f) << (7 * i);
-    if (b < 0x80) {
-      *v = x;
-      return true;
-    }
-  }
-  return false;
-}
-
 /* Fields until end (group 0) or the END_GROUP of field `group`; *p after
  * them. */
 static bool parses(const uint8_t **p, const uint8_t *end, uint32_t group,
                    unsigned depth) {
   while (*p < end) {
     uint64_t tag, v;
-    if (!read_varint(p, end, &tag)) return false;
+    if (!pbc_tbl_read_varint(p, end, &tag)) return false;
     uint32_t number = (uint32_t)tag >> 3;
     unsigned wt = (uint32_t)tag & 7;
     if ((uint32_t)tag == 0) return false;
@@ -350,7 +286,7 @@ static bool parses(const uint8_t **p, const uint8_t *end, uint32_t group,
     if (number == 0) return false;
     switch (wt) {
     case PBC_WIRE_VARINT:
-      if (!read_varint(p, end, &v)) return false;
+      if (!pbc_tbl_read_varint(p, end, &v)) return false;
       break;
     case PBC_WIRE_FIXED64:
     case PBC_WIRE_FIXED32: {
@@ -360,7 +296,7 @@ static bool parses(const uint8_t **p, const uint8_t *end, uint32_t group,
       break;
     }
     case PBC_WIRE_LEN:
-      if (!read_varint(p, end, &v)) return false;
+      if (!pbc_tbl_read_varint(p, end, &v)) return false;
       v = (uint32_t)v;
       if (v > INT32_MAX || v > (uint64_t)(end - *p)) return false;
       *p += v;
@@ -387,7 +323,7 @@ static bool print_unknown_fields(printer *p, const uint8_t **s,
                                  unsigned groups) {
   while (*s < end) {
     uint64_t tag, v;
-    if (!read_varint(s, end, &tag)) return false;
+    if (!pbc_tbl_read_varint(s, end, &tag)) return false;
     uint32_t number = (uint32_t)tag >> 3;
     unsigned wt = (uint32_t)tag & 7;
     if (wt == PBC_WIRE_END_GROUP) return true;
@@ -398,7 +334,7 @@ static bool print_unknown_fields(printer *p, const uint8_t **s,
     emit_u64(p, number);
     switch (wt) {
     case PBC_WIRE_VARINT:
-      if (!read_varint(s, end, &v)) return false;
+      if (!pbc_tbl_read_varint(s, end, &v)) return false;
       emit(p, ": ", 2);
       emit_u64(p, v);
       line_end(p);
@@ -413,7 +349,7 @@ static bool print_unknown_fields(printer *p, const uint8_t **s,
       break;
     case PBC_WIRE_LEN: {
       /* Read as 32 bits, as parses() and libprotobuf read it. */
-      if (!read_varint(s, end, &v)) return false;
+      if (!pbc_tbl_read_varint(s, end, &v)) return false;
       v = (uint32_t)v;
       if (v > (uint64_t)(end - *s)) return false;
       const uint8_t *body = *s, *probe = body;
@@ -459,26 +395,12 @@ enum { UNKNOWN_BUDGET = 10 };
  * Any values inside are expanded too, to a bounded depth. */
 static bool print_any(printer *p, const pbc_message_desc *d, const uint8_t *m) {
   if (p->any_depth >= PBC_DEFAULT_MAX_DEPTH) return false;
-  const pbc_field_desc *url_field = &d->fields[0], *value_field = &d->fields[1];
-  pbc_bytes url = {NULL, 0}, value = {NULL, 0};
-  if (pbc_tbl_is_set(d, url_field, m))
-    url = pbc_tbl_load_view(m + url_field->offset);
-  if (pbc_tbl_is_set(d, value_field, m))
-    value = pbc_tbl_load_view(m + value_field->offset);
-  size_t slash = url.size;
-  while (slash > 0 && url.data[slash - 1] != '/') slash--;
-  if (slash == 0) return false; /* ParseAnyTypeUrl wants a '/' */
-  if (!pbc_tbl_any_prefix_known((const char *)url.data, slash)) return false;
-  size_t name_len = url.size - slash;
-  char *name = malloc(name_len + 1);
-  if (name == NULL) return false;
-  memcpy(name, url.data + slash, name_len);
-  name[name_len] = '\0';
-  const pbc_message_info *info =
-      p->find_message ? p->find_message(p->find_message_ctx, name)
-                      : pbc_find_message(name);
-  free(name);
-  if (info == NULL || info->desc == NULL) return false;
+  pbc_bytes url, value;
+  size_t slash;
+  const pbc_message_info *info = pbc_tbl_any_type(
+      d, m, p->find_message, p->find_message_ctx, &url, &value, &slash);
+  if (info == NULL || !pbc_tbl_any_prefix_known((const char *)url.data, slash))
+    return false;
   pbc_arena arena;
   pbc_arena_init(&arena, NULL, 0);
   void *v = pbc_arena_alloc(&arena, info->desc->size ? info->desc->size : 1);

@@ -195,6 +195,47 @@ pbc_status pbc_message_encode_at_end(const pbc_message_info *info,
                                      const void *m, uint8_t *buf, size_t cap,
                                      uint8_t **start, size_t *written);
 
+/* ---- Generic operations --------------------------------------------------
+ * libprotobuf's Clear, CopyFrom, MergeFrom and MessageDifferencer::Equals
+ * for any message by its info (runtime/message_ops.c, through its
+ * description). What copy and merge give the destination (strings, bytes,
+ * arrays, sub-messages, unknown fields) is copied into `arena`: the
+ * destination never points into the source. They fail only when the
+ * arena does (PBC_ERR_OUT_OF_MEMORY, PBC_ERR_ARENA_LIMIT), leaving the
+ * destination valid but partly merged. */
+
+/* Nothing set: T_init. What the message pointed to stays where it was
+ * (in an arena, until its reset). */
+void pbc_message_clear(const pbc_message_info *info, void *m);
+/* dst becomes a deep copy of src (CopyFrom): init, then merge. */
+pbc_status pbc_message_copy(const pbc_message_info *info, void *dst,
+                            const void *src, pbc_arena *arena);
+/* MergeFrom: each field set in src overwrites dst's (scalars, strings,
+ * bytes), is merged into it (messages; made when dst has none) or is
+ * appended to it (repeated fields: a new array of both); a map takes src's
+ * entries, replacing the entry of a key dst has (the value whole); a oneof
+ * member set in src replaces dst's other member; src's unknown fields
+ * follow dst's. src must not be dst or within dst's tree. */
+pbc_status pbc_message_merge(const pbc_message_info *info, void *dst,
+                             const void *src, pbc_arena *arena);
+
+typedef struct pbc_equal_options {
+  /* Where an Any's type is looked up; NULL: the linked messages
+   * (pbc_find_message). */
+  pbc_message_finder find_message;
+  const void *find_message_ctx;
+} pbc_equal_options;
+
+/* MessageDifferencer::Equals with its defaults: the same fields set (a
+ * field set to its default is not an unset one), equal values (floats by
+ * ==: NaN equals nothing, -0.0 equals 0.0), repeated fields in the same
+ * order, maps as maps (the same keys, equal values, any order), unknown
+ * fields as the same fields once sorted by number and wire type (varints
+ * by value, groups alike), and an Any whose type is found and whose values
+ * both decode compared by those values. `options` may be NULL. */
+bool pbc_message_equal(const pbc_message_info *info, const void *a,
+                       const void *b, const pbc_equal_options *options);
+
 /* ---- The table-driven codec ---------------------------------------------
  * Any message through its description (`T_info.desc`, pbc/desc.h) instead
  * of its generated code, none of which it calls: the same results as

@@ -1,0 +1,42 @@
+// The difftest's check of the generic operations (pbc_message_clear, _copy,
+// _merge, _equal) against libprotobuf's Clear, CopyFrom, MergeFrom and
+// util::MessageDifferencer::Equals.
+#ifndef PBC_TEST_E2E_OPS_CHECK_H
+#define PBC_TEST_E2E_OPS_CHECK_H
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <google/protobuf/message.h>
+
+#include "pbc/pbc.h"
+
+namespace pbc_test {
+
+struct OpsReference {
+  // A message of the type in pbc's view of the schema (extensions as
+  // unknown fields, as pbc keeps them), whose New() libprotobuf parses into.
+  const google::protobuf::Message *prototype;
+  // What libprotobuf's bytes for a message are compared as: its maps
+  // normalized (the last entry of a key, no unknown fields in entries, as
+  // pbc keeps them) and deterministically serialized.
+  std::function<void(google::protobuf::Message *)> normalize;
+  std::function<std::string(const google::protobuf::Message &)> serialize;
+  // Where pbc_message_equal looks up an Any's type (NULL: linked ones).
+  const pbc_equal_options *equal_options;
+};
+
+// For every pair of `inputs` (encodings both decode; the first is the
+// message under test): pbc_message_equal says what MessageDifferencer::Equals
+// says, both ways and each with itself; pbc_message_merge gives the message
+// MergeFrom does (compared as `serialize` writes it, and read through the
+// description: maps without a key twice) and leaves the source as it was; pbc_message_copy gives the same bytes with
+// the source's input and arena gone; pbc_message_clear leaves a message that
+// encodes to nothing and equals a new one. `why` says what differs.
+bool OpsMatch(const OpsReference &ref, const pbc_message_info *info,
+              const std::vector<std::string> &inputs, std::string *why);
+
+} // namespace pbc_test
+
+#endif // PBC_TEST_E2E_OPS_CHECK_H
