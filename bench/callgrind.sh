@@ -10,7 +10,8 @@ datasets=("$@")
 [ ${#datasets[@]} -gt 0 ] || datasets=(message1_proto2 message1_proto3 message2 string_heavy packed_heavy)
 codecs=(libprotobuf_parse libprotobuf_parse_arena pbc_parse pbc_parse_copy
         pbc_table_parse libprotobuf_serialize pbc_size_encode pbc_encode_exact
-        pbc_encode pbc_encode_at_end pbc_table_size_encode)
+        pbc_encode pbc_encode_at_end pbc_table_size_encode
+        libprotobuf_copy pbc_copy libprotobuf_merge pbc_merge libprotobuf_equal pbc_equal)
 # upb's codecs exist when bench/ was built with libupb-dev.
 if "$bin" --codecs | grep -x upb_parse >/dev/null; then
   codecs+=(upb_parse upb_serialize)
@@ -32,6 +33,9 @@ for d in "${datasets[@]}"; do
   for c in "${codecs[@]}"; do
     base=${per[libprotobuf_parse]}
     [[ $c == *serialize* || $c == *encode* ]] && base=${per[libprotobuf_serialize]}
+    for op in copy merge equal; do
+      [[ $c == *_$op ]] && base=${per[libprotobuf_$op]}
+    done
     printf '%-18s %-24s %14d %17.2fx\n' "$d" "$c" "${per[$c]}" \
       "$(awk -v a="$base" -v b="${per[$c]}" 'BEGIN { print a / b }')"
   done

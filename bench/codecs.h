@@ -9,6 +9,7 @@
 #include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/text_format.h>
+#include <google/protobuf/util/message_differencer.h>
 
 #include <cstring>
 #include <memory>
@@ -21,7 +22,6 @@
 #ifdef PBC_BENCH_HAVE_UPB
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <google/protobuf/util/message_differencer.h>
 
 #include <cstdio>
 
@@ -332,6 +332,90 @@ private:
   std::vector<std::vector<char>> ms_;
   std::vector<std::string> texts_;
   pbc_arena arena_, parse_arena_;
+};
+
+// The generic operations on each payload's message, decoded once: a deep
+// copy (libprotobuf's CopyFrom into a reused message, pbc_message_copy into
+// an arena reset per message), a merge into a copy of itself (CopyFrom then
+// MergeFrom; pbc_message_copy then pbc_message_merge: repeated fields
+// doubled, sub-messages merged) and an equality test against a copy
+// (MessageDifferencer::Equals, pbc_message_equal: true, every field read).
+enum class OpsMode { Copy, Merge, Equal };
+
+class LibprotobufOps : public Codec {
+public:
+  LibprotobufOps(const Dataset &d, OpsMode mode)
+      : Codec(Payloads(d)), mode_(mode), m_(Prototype(d)->New()) {
+    for (const std::string &p : payloads_) {
+      messages_.emplace_back(Prototype(d)->New());
+      messages_.back()->ParseFromString(p);
+      copies_.emplace_back(Prototype(d)->New());
+      copies_.back()->ParseFromString(p);
+    }
+  }
+  bool Run() override {
+    bool ok = true;
+    for (size_t i = 0; i < messages_.size(); i++) {
+      const google::protobuf::Message &x = *messages_[i];
+      if (mode_ == OpsMode::Equal) {
+        ok &= google::protobuf::util::MessageDifferencer::Equals(x, *copies_[i]);
+        continue;
+      }
+      m_->CopyFrom(x);
+      if (mode_ == OpsMode::Merge) m_->MergeFrom(x);
+    }
+    return ok;
+  }
+
+private:
+  OpsMode mode_;
+  std::unique_ptr<google::protobuf::Message> m_;
+  std::vector<std::unique_ptr<google::protobuf::Message>> messages_, copies_;
+};
+
+class PbcOps : public Codec {
+public:
+  PbcOps(const Dataset &d, OpsMode mode)
+      : Codec(Payloads(d)), info_(pbc_find_message(d.message)), mode_(mode),
+        m_(info_ ? info_->struct_size : 0), block_(1 << 22) {
+    pbc_arena_init(&arena_, nullptr, 0);
+    pbc_arena_init(&ops_arena_, block_.data(), block_.size());
+    for (const std::string &p : payloads_) {
+      for (auto *list : {&ms_, &copies_}) {
+        list->emplace_back(info_ ? info_->struct_size : 0);
+        if (info_)
+          info_->decode(list->back().data(), reinterpret_cast<const uint8_t *>(p.data()),
+                        p.size(), &arena_);
+      }
+    }
+  }
+  ~PbcOps() override {
+    pbc_arena_destroy(&arena_);
+    pbc_arena_destroy(&ops_arena_);
+  }
+  bool Run() override {
+    if (!info_) return false;
+    bool ok = true;
+    for (size_t i = 0; i < ms_.size(); i++) {
+      const void *x = ms_[i].data();
+      if (mode_ == OpsMode::Equal) {
+        ok &= pbc_message_equal(info_, x, copies_[i].data(), nullptr);
+        continue;
+      }
+      pbc_arena_reset(&ops_arena_);
+      ok &= pbc_message_copy(info_, m_.data(), x, &ops_arena_) == PBC_OK;
+      if (mode_ == OpsMode::Merge)
+        ok &= pbc_message_merge(info_, m_.data(), x, &ops_arena_) == PBC_OK;
+    }
+    return ok;
+  }
+
+private:
+  const pbc_message_info *info_;
+  OpsMode mode_;
+  std::vector<char> m_, block_;
+  std::vector<std::vector<char>> ms_, copies_;
+  pbc_arena arena_, ops_arena_;
 };
 
 #ifdef PBC_BENCH_HAVE_UPB

@@ -20,7 +20,8 @@ static const char *const kCodecs[] = {
     "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode_exact",
     "pbc_encode",        "pbc_encode_at_end", "pbc_table_parse",
     "pbc_table_size_encode", "libprotobuf_text_print", "pbc_text_print",
-    "libprotobuf_text_parse", "pbc_text_parse",
+    "libprotobuf_text_parse", "pbc_text_parse", "libprotobuf_copy", "pbc_copy",
+    "libprotobuf_merge", "pbc_merge", "libprotobuf_equal", "pbc_equal",
 #ifdef PBC_BENCH_HAVE_UPB
     "upb_parse",         "upb_serialize",
 #endif
@@ -44,6 +45,12 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "pbc_text_print") return std::make_unique<PbcText>(d, TextMode::Print);
   if (codec == "libprotobuf_text_parse") return std::make_unique<LibprotobufText>(d, TextMode::Parse);
   if (codec == "pbc_text_parse") return std::make_unique<PbcText>(d, TextMode::Parse);
+  if (codec == "libprotobuf_copy") return std::make_unique<LibprotobufOps>(d, OpsMode::Copy);
+  if (codec == "pbc_copy") return std::make_unique<PbcOps>(d, OpsMode::Copy);
+  if (codec == "libprotobuf_merge") return std::make_unique<LibprotobufOps>(d, OpsMode::Merge);
+  if (codec == "pbc_merge") return std::make_unique<PbcOps>(d, OpsMode::Merge);
+  if (codec == "libprotobuf_equal") return std::make_unique<LibprotobufOps>(d, OpsMode::Equal);
+  if (codec == "pbc_equal") return std::make_unique<PbcOps>(d, OpsMode::Equal);
 #ifdef PBC_BENCH_HAVE_UPB
   if (codec == "upb_parse") return std::make_unique<UpbParse>(d);
   if (codec == "upb_serialize") return std::make_unique<UpbSerialize>(d);
