@@ -28,8 +28,8 @@ namespace {
 // schemas (or pbc versions with the same support block) be included in one
 // translation unit.
 const char kSupport[] = R"(
-#ifndef PBC_CPP_SUPPORT_V2
-#define PBC_CPP_SUPPORT_V2
+#ifndef PBC_CPP_SUPPORT_V3
+#define PBC_CPP_SUPPORT_V3
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -207,9 +207,22 @@ template <class T> bool is_initialized(const T &m) {
 template <class T> const pbc_message_info &info() {
   return message_traits<T>::info();
 }
+/* MessageDifferencer::Equals, CopyFrom, MergeFrom and Clear (see
+ * pbc_message_equal and the others in pbc.h): what copy and merge add to
+ * `dst` is copied into the arena. */
+template <class T> bool equal(const T &a, const T &b) {
+  return pbc_message_equal(&info<T>(), &a, &b, nullptr);
+}
+template <class T> pbc_status copy(T &dst, const T &src, arena &a) {
+  return pbc_message_copy(&info<T>(), &dst, &src, a.get());
+}
+template <class T> pbc_status merge(T &dst, const T &src, arena &a) {
+  return pbc_message_merge(&info<T>(), &dst, &src, a.get());
+}
+template <class T> void clear(T &m) { message_traits<T>::init(&m); }
 
 } // namespace pbc
-#endif /* PBC_CPP_SUPPORT_V2 */
+#endif /* PBC_CPP_SUPPORT_V3 */
 )";
 
 /// A path as comment text: itself unless it could end the comment.

@@ -97,6 +97,14 @@ static void proto3() {
          tail->data() + tail->size() == scratch.data() + scratch.size() &&
          std::vector<std::uint8_t>(tail->begin(), tail->end()) == copy);
   EXPECT(pbc::encode_at_end(m, small).status() == PBC_ERR_BUFFER_TOO_SMALL);
+
+  // Compare, copy, merge, clear.
+  AllTypes twin;
+  EXPECT(pbc::copy(twin, again, arena) == PBC_OK && pbc::equal(twin, again));
+  EXPECT(pbc::merge(twin, again, arena) == PBC_OK && !pbc::equal(twin, again));
+  EXPECT(pbc::view(twin.r_sint32).size() == 2 * pbc::view(again.r_sint32).size());
+  pbc::clear(twin);
+  EXPECT(pbc::encoded_size(twin) == 0 && pbc::equal(twin, pbc::make<AllTypes>()));
   arena.reset();
 
   pbc::arena capped;
