@@ -27,9 +27,10 @@ struct OpsReference {
   const pbc_equal_options *equal_options;
 };
 
-// For every pair of `inputs` (encodings both decode; the first is the
-// message under test): pbc_message_equal says what MessageDifferencer::Equals
-// says, both ways and each with itself; pbc_message_merge gives the message
+// For pairs of `inputs` (encodings both decode; the first is the message
+// under test): the first with each, each with the one before it (equal),
+// the first with itself and the next two (merge). pbc_message_equal says
+// what MessageDifferencer::Equals says, both ways and each with itself; pbc_message_merge gives the message
 // MergeFrom does (compared as `serialize` writes it, and read through the
 // description: maps without a key twice) and leaves the source as it was; pbc_message_copy gives the same bytes with
 // the source's input and arena gone; pbc_message_clear leaves a message that
