@@ -53,6 +53,20 @@ inline const google::protobuf::Message *Prototype(const Dataset &d) {
   return google::protobuf::MessageFactory::generated_factory()->GetPrototype(desc);
 }
 
+// Each payload decoded by pbc's generated code into a struct of its own
+// (arrays, sub-messages and strings in `arena`); none without `info`.
+inline std::vector<std::vector<char>> DecodeStructs(const pbc_message_info *info,
+                                                   const std::vector<std::string> &payloads,
+                                                   pbc_arena *arena) {
+  std::vector<std::vector<char>> ms;
+  if (!info) return ms;
+  for (const std::string &p : payloads) {
+    ms.emplace_back(info->struct_size);
+    info->decode(ms.back().data(), reinterpret_cast<const uint8_t *>(p.data()), p.size(), arena);
+  }
+  return ms;
+}
+
 // The speed of light: a memcpy of each payload.
 class Memcpy : public Codec {
 public:
@@ -196,14 +210,8 @@ public:
       : Codec(Payloads(d)), info_(pbc_find_message(d.message)), mode_(mode),
         out_(1 << 20) {
     pbc_arena_init(&arena_, nullptr, 0);
-    for (const std::string &p : payloads_) {
-      ms_.emplace_back(info_ ? info_->struct_size : 0);
-      if (info_) {
-        info_->decode(ms_.back().data(), reinterpret_cast<const uint8_t *>(p.data()),
-                      p.size(), &arena_);
-        sizes_.push_back(info_->encoded_size(ms_.back().data()));
-      }
-    }
+    ms_ = DecodeStructs(info_, payloads_, &arena_);
+    for (const std::vector<char> &m : ms_) sizes_.push_back(info_->encoded_size(m.data()));
   }
   ~PbcSerialize() override { pbc_arena_destroy(&arena_); }
   bool Run() override {
@@ -297,12 +305,7 @@ public:
     texts_ = LibprotobufText(d, TextMode::Print).texts();
     pbc_arena_init(&arena_, nullptr, 0);
     pbc_arena_init(&parse_arena_, block_.data(), block_.size());
-    for (const std::string &p : payloads_) {
-      ms_.emplace_back(info_ ? info_->struct_size : 0);
-      if (info_)
-        info_->decode(ms_.back().data(), reinterpret_cast<const uint8_t *>(p.data()), p.size(),
-                      &arena_);
-    }
+    ms_ = DecodeStructs(info_, payloads_, &arena_);
   }
   ~PbcText() override {
     pbc_arena_destroy(&arena_);
@@ -380,14 +383,8 @@ public:
         m_(info_ ? info_->struct_size : 0), block_(1 << 22) {
     pbc_arena_init(&arena_, nullptr, 0);
     pbc_arena_init(&ops_arena_, block_.data(), block_.size());
-    for (const std::string &p : payloads_) {
-      for (auto *list : {&ms_, &copies_}) {
-        list->emplace_back(info_ ? info_->struct_size : 0);
-        if (info_)
-          info_->decode(list->back().data(), reinterpret_cast<const uint8_t *>(p.data()),
-                        p.size(), &arena_);
-      }
-    }
+    ms_ = DecodeStructs(info_, payloads_, &arena_);
+    copies_ = DecodeStructs(info_, payloads_, &arena_);
   }
   ~PbcOps() override {
     pbc_arena_destroy(&arena_);

@@ -138,12 +138,6 @@ static bool merge_unknown(merger *g, const pbc_message_desc *d, uint8_t *dst,
   return true;
 }
 
-static void set_bit(uint8_t *m, uint32_t bit) {
-  uint8_t *word = m + bit / 32 * 4;
-  uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (bit % 32));
-  memcpy(word, &bits, 4);
-}
-
 /* MergeFrom: every field set in src overwrites (scalars, strings), merges
  * into (messages) or appends to (repeated) the destination's; a oneof
  * member set in src replaces another member of the destination. */
@@ -169,7 +163,7 @@ static bool merge_message(merger *g, const pbc_message_desc *d, uint8_t *dst,
     } else if (f->kind == PBC_FIELD_POINTER) {
       ok = merge_pointer(g, d, f, dst, pbc_tbl_load_ptr(from), false);
     } else {
-      if (f->kind == PBC_FIELD_BIT) set_bit(dst, f->presence);
+      if (f->kind == PBC_FIELD_BIT) pbc_tbl_set_bit(dst, f->presence);
       ok = copy_value(g, d, f, to, from);
     }
     if (!ok) return false;

@@ -27,16 +27,10 @@ static bool diverts_enum(const pbc_message_desc *d, const pbc_field_desc *f,
          !pbc_tbl_enum_declares((const pbc_enum_info *)d->links[f->link], (int32_t)v);
 }
 
-static inline void set_bit(uint8_t *m, uint32_t bit) {
-  uint8_t *word = m + bit / 32 * 4;
-  uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (bit % 32));
-  memcpy(word, &bits, 4);
-}
-
 static inline void mark_present(const pbc_message_desc *d,
                                 const pbc_field_desc *f, uint8_t *m) {
   if (f->kind == PBC_FIELD_BIT) {
-    set_bit(m, f->presence);
+    pbc_tbl_set_bit(m, f->presence);
   } else if (f->kind == PBC_FIELD_ONEOF) {
     memcpy(m + d->oneofs[f->presence].case_offset, &f->number, 4);
   }
@@ -451,7 +445,7 @@ static const uint8_t *read_other_wire(pbc_decoder *d,
     if (wt != (WIRE)) goto other_wire;                                         \
     READ;                                                                      \
     STORE;                                                                     \
-    if (BIT) set_bit(m, f->presence);                                          \
+    if (BIT) pbc_tbl_set_bit(m, f->presence);                                          \
     continue;
 
 static const uint8_t *message_dec(const pbc_message_desc *desc, uint8_t *m,

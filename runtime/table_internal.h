@@ -175,6 +175,13 @@ static inline bool pbc_tbl_has_bit(const pbc_field_desc *f, const uint8_t *m) {
   return (pbc_tbl_load32(m + f->presence / 32 * 4) >> (f->presence % 32)) & 1;
 }
 
+/* Sets presence bit `bit` of `_presence[]`. */
+static inline void pbc_tbl_set_bit(uint8_t *m, uint32_t bit) {
+  uint8_t *word = m + bit / 32 * 4;
+  uint32_t bits = pbc_tbl_load32(word) | (UINT32_C(1) << (bit % 32));
+  memcpy(word, &bits, 4);
+}
+
 /* Whether an IMPLICIT field is set (written, printed): not zero (floats by
  * their bits, so -0.0 is set), not empty. */
 static inline bool pbc_tbl_implicit_set(const pbc_field_desc *f,

@@ -775,16 +775,20 @@ static void w_schema(wbuf *w, int mutate) {
   w_close(w);
 }
 
-static void test_schema_load(void) {
+/* w_schema's set loaded, or NULL (its error printed). */
+static pbc_schema *load_test_schema(void) {
   wbuf w;
   w_schema(&w, 0);
   pbc_schema *s = NULL;
   pbc_schema_error err;
   CHECK(pbc_schema_load(w.b, w.n, &s, &err) == PBC_OK);
-  if (!s) {
-    printf("  %s\n", err.message);
-    return;
-  }
+  if (!s) printf("  %s\n", err.message);
+  return s;
+}
+
+static void test_schema_load(void) {
+  pbc_schema *s = load_test_schema();
+  if (!s) return;
   const pbc_message_info *info = pbc_schema_find_message(s, "t.M");
   const pbc_enum_info *e = pbc_schema_find_enum(s, "t.E");
   CHECK(info && e && pbc_schema_message_count(s) == 1);
@@ -843,11 +847,7 @@ static void test_schema_load(void) {
  * and strings in the user's memory, an arena that runs out, unknown bytes
  * set by hand. */
 static void test_message_ops(void) {
-  wbuf w;
-  w_schema(&w, 0);
-  pbc_schema *s = NULL;
-  pbc_schema_error err;
-  CHECK(pbc_schema_load(w.b, w.n, &s, &err) == PBC_OK);
+  pbc_schema *s = load_test_schema();
   if (!s) return;
   const pbc_message_info *info = pbc_schema_find_message(s, "t.M");
   const pbc_message_desc *d = info->desc;
