@@ -342,8 +342,11 @@ private:
 // an arena reset per message), a merge into a copy of itself (CopyFrom then
 // MergeFrom; pbc_message_copy then pbc_message_merge: repeated fields
 // doubled, sub-messages merged) and an equality test against a copy
-// (MessageDifferencer::Equals, pbc_message_equal: true, every field read).
-enum class OpsMode { Copy, Merge, Equal };
+// (MessageDifferencer::Equals, pbc_message_equal: true, every field read);
+// and a merging parse of the payload into a copy of its message (CopyFrom
+// then MergeFromString; pbc_message_copy then pbc_merge_decode, which first
+// copies the message's structure into the arena).
+enum class OpsMode { Copy, Merge, Equal, MergeParse };
 
 class LibprotobufOps : public Codec {
 public:
@@ -366,6 +369,7 @@ public:
       }
       m_->CopyFrom(x);
       if (mode_ == OpsMode::Merge) m_->MergeFrom(x);
+      if (mode_ == OpsMode::MergeParse) ok &= m_->MergeFromString(payloads_[i]);
     }
     return ok;
   }
@@ -403,6 +407,10 @@ public:
       ok &= pbc_message_copy(info_, m_.data(), x, &ops_arena_) == PBC_OK;
       if (mode_ == OpsMode::Merge)
         ok &= pbc_message_merge(info_, m_.data(), x, &ops_arena_) == PBC_OK;
+      if (mode_ == OpsMode::MergeParse)
+        ok &= pbc_merge_decode(info_, m_.data(),
+                               reinterpret_cast<const uint8_t *>(payloads_[i].data()),
+                               payloads_[i].size(), &ops_arena_, nullptr) == PBC_OK;
     }
     return ok;
   }

@@ -74,6 +74,10 @@ const std::vector<Contender> &Contenders() {
       {"libprotobuf_equal",
        [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::Equal); }},
       {"pbc_equal", [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::Equal); }},
+      {"libprotobuf_merge_parse",
+       [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::MergeParse); }},
+      {"pbc_merge_parse",
+       [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::MergeParse); }},
 #ifdef PBC_BENCH_HAVE_UPB
       {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
       {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},

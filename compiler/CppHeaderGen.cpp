@@ -28,8 +28,8 @@ namespace {
 // schemas (or pbc versions with the same support block) be included in one
 // translation unit.
 const char kSupport[] = R"(
-#ifndef PBC_CPP_SUPPORT_V3
-#define PBC_CPP_SUPPORT_V3
+#ifndef PBC_CPP_SUPPORT_V4
+#define PBC_CPP_SUPPORT_V4
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -162,6 +162,21 @@ template <class T> pbc_status decode(T &m, std::string_view in, arena &a) {
                     in.size()),
                 a);
 }
+/* Merges the message decoded from `in` into m (T_merge_decode, libprotobuf's
+ * MergeFromString): m's structure is copied into `a` first, so m may hold
+ * anything; see pbc_merge_decode. */
+template <class T>
+pbc_status merge_decode(T &m, span<const std::uint8_t> in, arena &a) {
+  return message_traits<T>::merge_decode(&m, in.data(), in.size(), a.get());
+}
+template <class T>
+pbc_status merge_decode(T &m, std::string_view in, arena &a) {
+  return merge_decode(m,
+                      span<const std::uint8_t>(
+                          reinterpret_cast<const std::uint8_t *>(in.data()),
+                          in.size()),
+                      a);
+}
 template <class T> result<T> parse(std::string_view in, arena &a) {
   T m;
   pbc_status s = decode(m, in, a);
@@ -222,7 +237,7 @@ template <class T> pbc_status merge(T &dst, const T &src, arena &a) {
 template <class T> void clear(T &m) { message_traits<T>::init(&m); }
 
 } // namespace pbc
-#endif /* PBC_CPP_SUPPORT_V3 */
+#endif /* PBC_CPP_SUPPORT_V4 */
 )";
 
 /// A path as comment text: itself unless it could end the comment.
@@ -316,6 +331,9 @@ void CppHeaderWriter::emitFile(FileOp file) {
        << "  static pbc_status decode(" << type
        << " *m, const std::uint8_t *p, std::size_t n, pbc_arena *a) {\n"
        << "    return " << fn("decode") << "(m, p, n, a);\n  }\n"
+       << "  static pbc_status merge_decode(" << type
+       << " *m, const std::uint8_t *p, std::size_t n, pbc_arena *a) {\n"
+       << "    return " << fn("merge_decode") << "(m, p, n, a);\n  }\n"
        << "  static std::size_t encoded_size(const " << type << " *m) {\n"
        << "    return " << fn("encoded_size") << "(m);\n  }\n"
        << "  static pbc_status encode(const " << type

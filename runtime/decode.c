@@ -235,17 +235,6 @@ void *pbc_rt_alloc(pbc_decoder *d, size_t size) {
   return allocated_or_fail(d, pbc_arena_alloc_high(d->arena, size), size);
 }
 
-/* max(4, next power of two >= n), the capacity of an array of n elements;
- * 0 when no such size_t exists. */
-static size_t capacity_for(size_t n) {
-  size_t cap = 4;
-  while (cap < n) {
-    if (cap > SIZE_MAX / 2) return 0;
-    cap *= 2;
-  }
-  return cap;
-}
-
 static void *grow_array(pbc_decoder *d, void *data, size_t size, size_t add,
                         size_t elem_size);
 
@@ -257,13 +246,13 @@ static bool is_power_of_two(size_t n) {
 }
 
 /* The common case inline: one more element while the array has room (its
- * capacity is capacity_for(size): 4, then powers of two). */
+ * capacity is pbc_rt_capacity_for(size): 4, then powers of two). */
 void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                   size_t elem_size) {
   /* An array with elements has memory (NULL is only the empty one's). */
   assert(elem_size > 0 && (size == 0 || data != NULL));
   if (add == 1 && size != 0 && (size < 4 || !is_power_of_two(size))) {
-    assert(size + 1 <= capacity_for(size));
+    assert(size + 1 <= pbc_rt_capacity_for(size));
     return data;
   }
   return grow_array(d, data, size, add, elem_size);
@@ -278,15 +267,15 @@ PBC_NOINLINE static void *grow_array(pbc_decoder *d, void *data, size_t size,
   size_t needed = size + add;
   /* An empty array may have no memory at all yet (data is NULL after init),
    * so only a non-empty one can have room to spare. */
-  if (size > 0 && needed <= capacity_for(size)) return data;
+  if (size > 0 && needed <= pbc_rt_capacity_for(size)) return data;
 
-  size_t cap = capacity_for(needed);
+  size_t cap = pbc_rt_capacity_for(needed);
   if (cap == 0 || elem_size > SIZE_MAX / cap) {
     pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
     return NULL;
   }
   if (size > 0 && pbc_arena_extend(d->arena, data,
-                                   capacity_for(size) * elem_size,
+                                   pbc_rt_capacity_for(size) * elem_size,
                                    cap * elem_size))
     return data;
   /* A first array comes from the top, like sub-messages: most repeated
@@ -307,13 +296,17 @@ PBC_NOINLINE static void *grow_array(pbc_decoder *d, void *data, size_t size,
  * decoder state, init, the fields, the required-field check. The message's
  * generated code does each step (`init`, `decode`, `is_initialized`) or,
  * when `table` is not NULL, the table-driven codec from its description.
- * Inlined into each T_decode, where `table` is NULL and its branches fold
- * away. */
+ * With `merge_into` (m's description) the input merges into m instead
+ * (MergeFromString): m is adopted (pbc_rt_adopt), not initialized, and the
+ * decoder reads the fields into it as it would the later fields of one
+ * input. Inlined into each T_decode and T_merge_decode, where `table` and
+ * `merge_into` are constants and their branches fold away. */
 static inline pbc_status decode_message(void *m, const uint8_t *buf,
                                         size_t len, pbc_arena *arena,
                                         pbc_init_fn init, pbc_decode_fn decode,
                                         const pbc_message_desc *table,
                                         pbc_check_fn is_initialized,
+                                        const pbc_message_desc *merge_into,
                                         const pbc_decode_options *options) {
   /* An empty input may come as NULL; give the decoder a real address so its
    * pointer arithmetic never touches NULL. */
@@ -323,8 +316,14 @@ static inline pbc_status decode_message(void *m, const uint8_t *buf,
   if (options && options->max_depth) max_depth = options->max_depth;
   pbc_decoder d = {arena, 0, max_depth, PBC_OK, NULL, NULL, NULL};
   set_input(&d, buf, len);
-  if (table) pbc_table_init(table, m);
-  else init(m);
+  if (merge_into) {
+    pbc_status adopted = pbc_rt_adopt(merge_into, m, arena);
+    if (adopted != PBC_OK) return adopted;
+  } else if (table) {
+    pbc_table_init(table, m);
+  } else {
+    init(m);
+  }
   if (options && options->copy_input && len > 0) {
     uint8_t *copy = allocated_or_fail(&d, pbc_arena_alloc(arena, len), len);
     if (copy == NULL) return d.status;
@@ -355,7 +354,15 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
                               pbc_check_fn is_initialized,
                               const pbc_decode_options *options) {
   return decode_message(m, buf, len, arena, init, decode, NULL, is_initialized,
-                        options);
+                        NULL, options);
+}
+
+pbc_status pbc_rt_merge_decode(void *m, const uint8_t *buf, size_t len,
+                               pbc_arena *arena, const pbc_message_desc *desc,
+                               pbc_decode_fn decode,
+                               pbc_check_fn is_initialized) {
+  return decode_message(m, buf, len, arena, NULL, decode, NULL,
+                        is_initialized, desc, NULL);
 }
 
 pbc_status pbc_rt_decode(void *m, const uint8_t *buf, size_t len,
@@ -376,12 +383,31 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
                             info->is_initialized, options);
 }
 
+pbc_status pbc_merge_decode(const pbc_message_info *info, void *m,
+                            const uint8_t *buf, size_t len, pbc_arena *arena,
+                            const pbc_decode_options *options) {
+  if (!info->internal_decoder)
+    return pbc_table_merge_decode(info->desc, m, buf, len, arena, options);
+  return decode_message(m, buf, len, arena, NULL,
+                        (pbc_decode_fn)info->internal_decoder, NULL,
+                        info->is_initialized, info->desc, options);
+}
+
 /* Not inlined: a compact message's T_decode is a call to it. */
 PBC_NOINLINE pbc_status pbc_table_decode(const pbc_message_desc *desc, void *m,
                                          const uint8_t *buf, size_t len,
                                          pbc_arena *arena,
                                          const pbc_decode_options *options) {
-  return decode_message(m, buf, len, arena, NULL, NULL, desc, NULL, options);
+  return decode_message(m, buf, len, arena, NULL, NULL, desc, NULL, NULL,
+                        options);
+}
+
+/* Not inlined either: a compact message's T_merge_decode. */
+PBC_NOINLINE pbc_status pbc_table_merge_decode(
+    const pbc_message_desc *desc, void *m, const uint8_t *buf, size_t len,
+    pbc_arena *arena, const pbc_decode_options *options) {
+  return decode_message(m, buf, len, arena, NULL, NULL, desc, NULL, desc,
+                        options);
 }
 
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {

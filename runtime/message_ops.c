@@ -110,6 +110,13 @@ static bool merge_repeated(merger *g, const pbc_message_desc *d,
   if (data == NULL) return false;
   if (to.size) memcpy(data, to.data, to.size * esize);
   size_t n = to.size;
+  if (pbc_tbl_type_of(f)->bytes) {
+    /* Scalars are their bytes: one copy (a packed field may hold
+     * thousands). */
+    memcpy(data + n * esize, from.data, from.size * esize);
+    pbc_tbl_store_view(dst + f->offset, data, total);
+    return true;
+  }
   const pbc_message_desc *entry =
       (f->flags & PBC_FIELD_MAP) ? pbc_tbl_link_message(d, f) : NULL;
   for (size_t i = 0; i < from.size; i++) {
@@ -188,6 +195,75 @@ pbc_status pbc_message_copy(const pbc_message_info *info, void *dst,
 
 void pbc_message_clear(const pbc_message_info *info, void *m) {
   pbc_message_init(info, m);
+}
+
+/* ---- Adopt (pbc_rt.h), before a merge decode ---------------------------- */
+
+static bool adopt_message(merger *g, const pbc_message_desc *d, uint8_t *m);
+
+/* `n` elements of `esize` bytes again, in arena memory with room for
+ * pbc_rt_capacity_for(n), as the decoder's own arrays have. */
+static uint8_t *adopt_array(merger *g, const uint8_t *data, size_t n,
+                            size_t esize) {
+  size_t cap = pbc_rt_capacity_for(n);
+  if (cap == 0 || esize > SIZE_MAX / cap) {
+    if (g->status == PBC_OK) g->status = PBC_ERR_OUT_OF_MEMORY;
+    return NULL;
+  }
+  uint8_t *p = merger_alloc(g, cap * esize);
+  if (p != NULL) memcpy(p, data, n * esize);
+  return p;
+}
+
+/* The sub-message a singular member points to (if any), copied and
+ * adopted; the member then points to the copy. */
+static bool adopt_pointer(merger *g, const pbc_message_desc *sub,
+                          uint8_t *at) {
+  const uint8_t *from = pbc_tbl_load_ptr(at);
+  if (from == NULL) return true;
+  uint8_t *to = merger_alloc(g, sub->size);
+  if (to == NULL) return false;
+  memcpy(to, from, sub->size);
+  pbc_tbl_store_ptr(at, to);
+  return adopt_message(g, sub, to);
+}
+
+static bool adopt_message(merger *g, const pbc_message_desc *d, uint8_t *m) {
+  for (uint32_t i = 0; i < d->field_count; i++) {
+    const pbc_field_desc *f = &d->fields[i];
+    uint8_t *at = m + f->offset;
+    if (f->kind == PBC_FIELD_REPEATED) {
+      pbc_bytes v = pbc_tbl_load_view(at);
+      if (v.size == 0) continue;
+      size_t esize = pbc_tbl_value_bytes(d, f);
+      uint8_t *data = adopt_array(g, v.data, v.size, esize);
+      if (data == NULL) return false;
+      pbc_tbl_store_view(at, data, v.size);
+      if (!pbc_tbl_is_message(f)) continue;
+      /* Messages and map entries are held in the array itself. */
+      const pbc_message_desc *sub = pbc_tbl_link_message(d, f);
+      for (size_t k = 0; k < v.size; k++)
+        if (!adopt_message(g, sub, data + k * esize)) return false;
+    } else if (pbc_tbl_is_message(f) &&
+               (f->kind != PBC_FIELD_ONEOF || pbc_tbl_is_set(d, f, m))) {
+      if (!adopt_pointer(g, pbc_tbl_link_message(d, f), at)) return false;
+    }
+  }
+  if (d->unknown_offset == PBC_NO_UNKNOWN_FIELDS) return true;
+  uint8_t *at = m + d->unknown_offset;
+  pbc_bytes unknown = pbc_tbl_load_view(at);
+  if (unknown.size == 0) return true;
+  uint8_t *data = adopt_array(g, unknown.data, unknown.size, 1);
+  if (data == NULL) return false;
+  pbc_tbl_store_view(at, data, unknown.size);
+  return true;
+}
+
+pbc_status pbc_rt_adopt(const pbc_message_desc *desc, void *m,
+                        pbc_arena *arena) {
+  merger g = {arena, PBC_OK};
+  adopt_message(&g, desc, (uint8_t *)m);
+  return g.status;
 }
 
 /* ---- Equal ---------------------------------------------------------------
@@ -293,6 +369,11 @@ static bool equal_repeated(const equality *q, const pbc_message_desc *d,
   if (x.size == 0) return true;
   if (f->flags & PBC_FIELD_MAP) return equal_map(q, d, f, x, y);
   size_t esize = pbc_tbl_value_bytes(d, f);
+  /* Integers and enums are equal when their bytes are (floats are not:
+   * NaN, -0.0; nor bools, any non-zero byte being true). */
+  if (pbc_tbl_type_of(f)->bytes && f->type != PBC_TYPE_FLOAT &&
+      f->type != PBC_TYPE_DOUBLE && f->type != PBC_TYPE_BOOL)
+    return memcmp(x.data, y.data, x.size * esize) == 0;
   for (size_t i = 0; i < x.size; i++)
     if (!equal_value(q, d, f, x.data + i * esize, y.data + i * esize))
       return false;

@@ -66,6 +66,13 @@ pbc_status pbc_rt_decode_with(void *m, const uint8_t *buf, size_t len,
                               pbc_decode_fn decode,
                               pbc_check_fn is_initialized,
                               const pbc_decode_options *options);
+/* Behind T_merge_decode: the input merged into m (MergeFromString), not
+ * replacing it. `desc` is m's description, through which m's structure is
+ * first moved into the arena (pbc_rt_adopt). */
+pbc_status pbc_rt_merge_decode(void *m, const uint8_t *buf, size_t len,
+                               pbc_arena *arena, const pbc_message_desc *desc,
+                               pbc_decode_fn decode,
+                               pbc_check_fn is_initialized);
 pbc_status pbc_rt_encode(const void *m, uint8_t *buf, size_t cap,
                          size_t *written, pbc_size_fn size,
                          pbc_encode_fn encode);
@@ -164,6 +171,28 @@ void *pbc_rt_alloc(pbc_decoder *d, size_t size);
  * OUT_OF_MEMORY (also when the byte count would overflow). */
 void *pbc_rt_grow(pbc_decoder *d, void *data, size_t size, size_t add,
                   size_t elem_size);
+/* The capacity pbc_rt_grow takes an array of n elements to have: max(4,
+ * the next power of two >= n); 0 when no such size_t exists. */
+static inline size_t pbc_rt_capacity_for(size_t n) {
+  size_t cap = 4;
+  while (cap < n) {
+    if (cap > SIZE_MAX / 2) return 0;
+    cap *= 2;
+  }
+  return cap;
+}
+
+/* Before a decode merges into m: what the decoder would write into in
+ * place, moved into the arena. The decoder appends to arrays and unknown
+ * fields where pbc_rt_grow says they have room, and merges into the
+ * sub-messages m points to; a message the caller built or decoded may have
+ * arrays of any capacity in any memory, and sub-messages the caller means
+ * to keep. So every sub-message, array and unknown-field buffer reachable
+ * from m is copied into the arena (arrays at pbc_rt_capacity_for), and m
+ * points to the copies; string and bytes values are not copied (the
+ * decoder only replaces them). Nothing m pointed to is written. */
+pbc_status pbc_rt_adopt(const pbc_message_desc *desc, void *m,
+                        pbc_arena *arena);
 /* How many varints [p, end) holds (the bytes that end one): the element
  * count of a packed run, so that its array is allocated once. */
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end);

@@ -174,6 +174,23 @@ const pbc_message_info *pbc_message_at(size_t i);
 pbc_status pbc_decode(const pbc_message_info *info, void *m,
                       const uint8_t *buf, size_t len, pbc_arena *arena,
                       const pbc_decode_options *options);
+/* T_merge_decode with options: the input merged into the message m holds
+ * (libprotobuf's MergeFromString, MergePartialFromString when the options
+ * allow missing required fields), as if m's encoding came first in the
+ * input: scalars and strings the input sets are overwritten (a proto3
+ * field written as zero too), messages merge, repeated fields append, map
+ * entries replace those of their keys, oneof members replace others, and
+ * unknown fields append. The required-field check covers the whole result.
+ *
+ * m's sub-messages, arrays and unknown fields are first copied into
+ * `arena` (m's string values are not: they stay where they are), so m may
+ * hold anything a caller built, and nothing it pointed to is written. That
+ * costs a copy of m's structure on each call: to merge many inputs, decode
+ * their concatenation once (the same message, by the wire format's rules).
+ * On failure m is valid but holds part of the input. */
+pbc_status pbc_merge_decode(const pbc_message_info *info, void *m,
+                            const uint8_t *buf, size_t len, pbc_arena *arena,
+                            const pbc_decode_options *options);
 
 /* ---- Any message by its info ---------------------------------------------
  * What T_init, T_is_initialized, T_encoded_size, T_encode and
@@ -239,9 +256,10 @@ bool pbc_message_equal(const pbc_message_info *info, const void *a,
 /* ---- The table-driven codec ---------------------------------------------
  * Any message through its description (`T_info.desc`, pbc/desc.h) instead
  * of its generated code, none of which it calls: the same results as
- * T_init, pbc_decode (T_decode with options), T_is_initialized,
- * T_encoded_size, T_encode and T_encode_at_end (and T_write:
- * pbc_table_write, writer.h), byte for byte and status for status. Generic
+ * T_init, pbc_decode (T_decode with options), pbc_merge_decode,
+ * T_is_initialized, T_encoded_size, T_encode and T_encode_at_end (and
+ * T_write: pbc_table_write, writer.h), byte for byte and status for
+ * status. Generic
  * code that has only a message's info can use it; the compact tier's
  * messages are calls into it. It takes the description, not the info: a
  * description links to its sub-messages' descriptions, so the codec needs
@@ -252,6 +270,10 @@ void pbc_table_init(const pbc_message_desc *desc, void *m);
 pbc_status pbc_table_decode(const pbc_message_desc *desc, void *m,
                             const uint8_t *buf, size_t len, pbc_arena *arena,
                             const pbc_decode_options *options);
+pbc_status pbc_table_merge_decode(const pbc_message_desc *desc, void *m,
+                                  const uint8_t *buf, size_t len,
+                                  pbc_arena *arena,
+                                  const pbc_decode_options *options);
 bool pbc_table_is_initialized(const pbc_message_desc *desc, const void *m);
 size_t pbc_table_encoded_size(const pbc_message_desc *desc, const void *m);
 pbc_status pbc_table_encode(const pbc_message_desc *desc, const void *m,

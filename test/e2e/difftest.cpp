@@ -2875,7 +2875,7 @@ class Checker {
     }
     std::unique_ptr<Message> prototype = ctx_.schema->NewOpaque(d_);
     pbc_equal_options eq = {g_runtime_schema ? pbc_schema_finder : nullptr, g_runtime_schema};
-    pbc_test::OpsReference ref{prototype.get(), NormalizeMaps, Det, &eq};
+    pbc_test::OpsReference ref{prototype.get(), NormalizeMaps, Det, ClosedEnumInMapEntry, &eq};
     std::string why;
     if (!pbc_test::OpsMatch(ref, pbc_->info(), inputs, &why))
       return Fail("generic operations", why, bytes);

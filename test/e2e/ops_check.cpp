@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/util/message_differencer.h>
 
 namespace pbc_test {
@@ -88,6 +89,27 @@ class OpsChecker {
     return true;
   }
 
+  // pbc's message m (encoded: `bytes`) is libprotobuf's `lib` (`want`, as
+  // `serialize` writes it): compared as bytes read back, then through the
+  // description (the same values, map entries counted: a key pbc merged in
+  // twice reads back as one).
+  bool Matches(const std::string &op, const std::string &lib_op, const Message &lib,
+               const std::string &want, const void *m, const std::string &bytes,
+               const std::string &at) {
+    std::unique_ptr<Message> back = Lib(bytes);
+    if (!back) return Fail("libprotobuf cannot parse the bytes of " + op + "'s message" + at);
+    std::string got = ref_.serialize(*back);
+    if (got != want)
+      return Fail(op + "'s message is not " + lib_op + "'s" + at + ": " +
+                  std::to_string(got.size()) + " bytes read back, libprotobuf's " +
+                  std::to_string(want.size()));
+    std::string differs;
+    if (!DecodedMatches(lib, info_, m, &differs))
+      return Fail(op + "'s message holds other values than " + lib_op + "'s" + at + ": " +
+                  differs);
+    return true;
+  }
+
   // MergeFrom(b) into a, then b's input and arena freed: a's bytes stay.
   bool Merge(size_t i, size_t j, const std::string &a, const std::string &b) {
     std::unique_ptr<Message> la = Lib(a), lb = Lib(b);
@@ -111,20 +133,73 @@ class OpsChecker {
     }
     if (Encode(info_, pa.m) != merged)
       return Fail("the merged message changed when its source's input and arena went" + at);
-    std::unique_ptr<Message> back = Lib(merged);
-    if (!back) return Fail("libprotobuf cannot parse the merged message's bytes" + at);
-    std::string got = ref_.serialize(*back);
-    if (got != want)
-      return Fail("pbc_message_merge's message is not MergeFrom's" + at + ": " +
-                  std::to_string(got.size()) + " bytes read back, libprotobuf's " +
-                  std::to_string(want.size()));
-    // Read through the description: the same values, map entries counted
-    // (a key pbc merged in twice reads back as one above).
-    std::string differs;
-    if (!DecodedMatches(*la, info_, pa.m, &differs))
-      return Fail("pbc_message_merge's message holds other values than MergeFrom's" + at + ": " +
-                  differs);
-    return true;
+    return Matches("pbc_message_merge", "MergeFrom", *la, want, pa.m, merged, at);
+  }
+
+  // MergePartialFromCodedStream (MergeFromString without the required
+  // check) of b into a, where b is an input as given (not
+  // pbc's canonical re-encoding: explicit proto3 zeros, overlong varints,
+  // repeated fields split, a message written twice). pbc merges into a
+  // shallow copy of a's struct, which must leave everything a points to as
+  // it was, with its input copied (copy_input) and then scribbled over; and
+  // with the required-field check, fails exactly when the result is
+  // incomplete.
+  // Where DynamicMessage reads the input as given otherwise than generated
+  // code does (ref_.dynamic_differs), pbc's re-encoding `canonical` is
+  // merged instead.
+  std::unique_ptr<Message> LibMerged(const std::string &a, const std::string &b) {
+    std::unique_ptr<Message> m = Lib(a);
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t *>(b.data()),
+                                              static_cast<int>(b.size()));
+    if (!m || !m->MergePartialFromCodedStream(&in) || !in.ConsumedEntireMessage()) return nullptr;
+    return m;
+  }
+
+  bool MergeDecode(size_t i, size_t j, const std::string &a, const std::string &given,
+                   const std::string &canonical) {
+    std::string at = " (decoding input " + std::to_string(j) + " as given into input " +
+                     std::to_string(i) + ")";
+    const std::string *bp = &given;
+    std::unique_ptr<Message> la = LibMerged(a, given);
+    if (la && ref_.dynamic_differs(*la)) {
+      bp = &canonical;
+      at = " (decoding pbc's encoding of input " + std::to_string(j) + " into input " +
+           std::to_string(i) + ")";
+      la = LibMerged(a, canonical);
+    }
+    if (!la) return Fail("harness error: libprotobuf cannot merge an input" + at);
+    const std::string &b = *bp;
+    bool complete = la->IsInitialized();
+    ref_.normalize(la.get());
+    // Read back as pbc's bytes are: libprotobuf keeps a closed enum's
+    // undeclared value from a packed run as the 64-bit varint read, and the
+    // next parse, a record of its own, as the int32 sign-extended.
+    std::unique_ptr<Message> reread = Lib(ref_.serialize(*la));
+    if (!reread) return Fail("harness error: libprotobuf cannot parse its own output" + at);
+    std::string want = ref_.serialize(*reread);
+    Decoded pa;
+    if (!Decode(info_, a, &pa, why_)) return false;
+    std::string before = Encode(info_, pa.m);
+    void *target = pbc_message_new(info_, &pa.arena.a);
+    void *checked = pbc_message_new(info_, &pa.arena.a);
+    if (!target || !checked) return Fail("out of arena memory" + at);
+    memcpy(target, pa.m, info_->struct_size);
+    memcpy(checked, pa.m, info_->struct_size);
+    std::unique_ptr<uint8_t[]> input(new uint8_t[b.size() + 1]);
+    memcpy(input.get(), b.data(), b.size());
+    pbc_decode_options partial = {0, true, true};
+    pbc_status s = pbc_merge_decode(info_, target, input.get(), b.size(), &pa.arena.a, &partial);
+    if (s != PBC_OK) return Fail(std::string("pbc_merge_decode: ") + pbc_status_str(s) + at);
+    pbc_status whole = pbc_merge_decode(info_, checked, input.get(), b.size(), &pa.arena.a, nullptr);
+    if (whole != (complete ? PBC_OK : PBC_ERR_MISSING_REQUIRED))
+      return Fail(std::string("pbc_merge_decode with the required-field check: ") +
+                  pbc_status_str(whole) + ", but the merged message is " +
+                  (complete ? "complete" : "incomplete") + at);
+    memset(input.get(), 0xa5, b.size());
+    if (Encode(info_, pa.m) != before)
+      return Fail("pbc_merge_decode wrote into what the message it merged into pointed to" + at);
+    return Matches("pbc_merge_decode", "MergeFromString", *la, want, target,
+                   Encode(info_, target), at);
   }
 
   // CopyFrom, then the source's input and arena gone; then Clear.
@@ -190,6 +265,13 @@ bool OpsMatch(const OpsReference &ref, const pbc_message_info *info,
     if (j >= 2 && !c.Equal(j - 1, j, inputs[j - 1], inputs[j])) return false;
     if (j <= 2 && !c.Merge(0, j, inputs[0], inputs[j])) return false;
     if (j >= 1 && j <= 2 && !c.Merge(j, 0, inputs[j], inputs[0])) return false;
+    // Each input as given decoded into the first and into the second (the
+    // last one, a variant of the first: its explicit zeros then clear
+    // fields the second sets).
+    if (!c.MergeDecode(0, j, inputs[0], given[j], inputs[j])) return false;
+    if (inputs.size() > 1 && (j == 0 || j + 1 == inputs.size()) &&
+        !c.MergeDecode(1, j, inputs[1], given[j], inputs[j]))
+      return false;
   }
   return true;
 }

@@ -920,6 +920,68 @@ static void test_message_ops(void) {
   pbc_schema_free(s);
 }
 
+/* pbc_merge_decode (MergeFromString) into a message whose array is the
+ * caller's, one element long, and whose unknown fields are read-only: both
+ * are copied into the arena, never written. */
+static void test_merge_decode(void) {
+  pbc_schema *s = load_test_schema();
+  if (!s) return;
+  const pbc_message_info *info = pbc_schema_find_message(s, "t.M");
+  const pbc_message_desc *d = info->desc;
+  pbc_arena arena;
+  pbc_arena_init(&arena, NULL, 0);
+  pbc_text_error terr;
+  const pbc_text_parse_options partial = {.allow_partial = true};
+  uint8_t *kid = pbc_message_new(info, &arena);
+  CHECK(pbc_text_parse(info, kid, "a: 7", 4, &arena, &partial, &terr) == PBC_OK);
+  static uint8_t kids[256];
+  CHECK(d->size <= sizeof kids);
+  memcpy(kids, kid, d->size);
+  static const uint8_t unknown[] = {0x30, 0x01}; /* 6: 1 */
+  uint8_t *m = pbc_message_new(info, &arena);
+  pbc_bytes view = {kids, 1}, u = {unknown, sizeof unknown};
+  memcpy(m + d->fields[3].offset, &view, sizeof view);
+  memcpy(m + d->unknown_offset, &u, sizeof u);
+  /* a: 3, kids { a: 1 }, 7: 2, e: 9 (a closed enum's undeclared value:
+   * an unknown field), kids { a: 2 }. */
+  static const uint8_t in[] = {0x08, 0x03, 0x22, 0x02, 0x08, 0x01, 0x38, 0x02,
+                               0x18, 0x09, 0x22, 0x02, 0x08, 0x02};
+  uint8_t before[256];
+  memcpy(before, kids, sizeof before);
+  CHECK(pbc_merge_decode(info, m, in, sizeof in, &arena, NULL) ==
+        PBC_ERR_MISSING_REQUIRED);
+  CHECK(memcmp(before, kids, sizeof before) == 0);
+  char text[256];
+  size_t n = 0;
+  const pbc_text_options line = {.single_line = true};
+  CHECK(pbc_text_print(info, m, text, sizeof text, &n, &line) == PBC_OK);
+  const char want[] =
+      "a: 3 kids { a: 7 } kids { a: 1 } kids { a: 2 } 6: 1 7: 2 3: 9";
+  CHECK(n == strlen(want) && memcmp(text, want, n) == 0);
+  if (n != strlen(want) || memcmp(text, want, n) != 0)
+    printf("  got \"%.*s\"\n", (int)n, text);
+  /* The required r set now, but not in the kids; then not checked. */
+  static const uint8_t r[] = {0x2a, 0x00};
+  const pbc_decode_options unchecked = {.allow_missing_required = true};
+  CHECK(pbc_merge_decode(info, m, r, sizeof r, &arena, NULL) ==
+        PBC_ERR_MISSING_REQUIRED);
+  CHECK(pbc_merge_decode(info, m, r, sizeof r, &arena, &unchecked) == PBC_OK);
+  memcpy(&view, m + d->fields[3].offset, sizeof view);
+  CHECK(view.size == 3 && view.data != kids);
+  /* Malformed input and an arena that runs out: a status, never a crash. */
+  static const uint8_t cut[] = {0x22, 0x05, 0x08};
+  CHECK(pbc_merge_decode(info, m, cut, sizeof cut, &arena, NULL) ==
+        PBC_ERR_TRUNCATED);
+  pbc_arena tiny;
+  pbc_arena_init(&tiny, NULL, 0);
+  pbc_arena_set_max_bytes(&tiny, 0);
+  CHECK(pbc_merge_decode(info, m, r, sizeof r, &tiny, NULL) ==
+        PBC_ERR_ARENA_LIMIT);
+  pbc_arena_destroy(&tiny);
+  pbc_arena_destroy(&arena);
+  pbc_schema_free(s);
+}
+
 static void test_schema_errors(void) {
   static const char *const want[] = {
       NULL,
@@ -1286,6 +1348,7 @@ int main(void) {
   test_invariants_asserted();
   test_schema_load();
   test_message_ops();
+  test_merge_decode();
   test_schema_errors();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

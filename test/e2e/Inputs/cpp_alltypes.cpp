@@ -98,6 +98,23 @@ static void proto3() {
          std::vector<std::uint8_t>(tail->begin(), tail->end()) == copy);
   EXPECT(pbc::encode_at_end(m, small).status() == PBC_ERR_BUFFER_TOO_SMALL);
 
+  // merge_decode (MergeFromString) into a copy of again's struct: explicit
+  // zeros overwrite (f_int64 = 0, f_string = ""), f_nested { a: 9 } merges
+  // into the one there, r_sint32 gets one more (packed: 1); nothing again
+  // points to changes.
+  const std::uint8_t more[] = {0x10, 0x00, 0x72, 0x00, 0x92, 0x01, 0x02, 0x08,
+                               0x09, 0xea, 0x02, 0x01, 0x02};
+  AllTypes merged = again;
+  EXPECT(pbc::merge_decode(merged, pbc::span<const std::uint8_t>(more), arena) == PBC_OK);
+  EXPECT(merged.f_int64 == 0 && pbc::view(merged.f_string).empty());
+  EXPECT(merged.f_nested && merged.f_nested != again.f_nested && merged.f_nested->a == 9 &&
+         merged.f_nested->kind == e2e_p3_AllTypes_NestedEnum_NEG);
+  EXPECT(pbc::view(merged.r_sint32).size() == sints.size() + 1 &&
+         pbc::view(merged.r_sint32)[sints.size()] == 1 &&
+         pbc::view(merged.r_sint32)[0] == sints[0]);
+  EXPECT(again.f_nested->a == -5 && pbc::view(again.r_sint32).size() == sints.size());
+  EXPECT(pbc::merge_decode(merged, std::string_view("\x92", 1), arena) == PBC_ERR_TRUNCATED);
+
   // Compare, copy, merge, clear.
   AllTypes twin;
   EXPECT(pbc::copy(twin, again, arena) == PBC_OK && pbc::equal(twin, again));

@@ -1,4 +1,4 @@
-//===- EntryPoints.cpp - T_decode, T_encode, T_write and T_info -----------===//
+//===- EntryPoints.cpp - T_decode, T_encode, T_write, ... and T_info ------===//
 //
 // The public entry points are thin: the runtime does the bookkeeping (the
 // arena, the decoder state, the required-field check, sizing the buffer,
@@ -35,6 +35,17 @@ void pbc::proto::buildEntryPoints(CodecContext &cx, const MessagePlan &m) {
   Location loc = cx.loc;
   forwardToRuntime(cx, m, Role::Decode, abi::Runtime::pbc_rt_decode,
                    {Role::Init, Role::Decoder, Role::IsInitialized});
+  // T_merge_decode moves the message's structure into the arena through
+  // its description before the same decoder reads into it.
+  {
+    Block *entry = cx.define(m, Role::MergeDecode);
+    SmallVector<Value> args(entry->getArguments());
+    args.push_back(b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m)));
+    args.push_back(cx.addressOf(m, Role::Decoder));
+    args.push_back(cx.addressOf(m, Role::IsInitialized));
+    b.create<LLVM::ReturnOp>(
+        loc, cx.callRuntime(abi::Runtime::pbc_rt_merge_decode, args));
+  }
   forwardToRuntime(cx, m, Role::Encode, abi::Runtime::pbc_rt_encode,
                    {Role::EncodedSize, Role::Encoder});
   forwardToRuntime(cx, m, Role::EncodeAtEnd,

@@ -26,6 +26,7 @@ using abi::Runtime;
 static constexpr std::pair<Role, Runtime> kTableRoles[] = {
     {Role::Init, Runtime::pbc_table_init},
     {Role::Decode, Runtime::pbc_table_decode},
+    {Role::MergeDecode, Runtime::pbc_table_merge_decode},
     {Role::IsInitialized, Runtime::pbc_table_is_initialized},
     {Role::EncodedSize, Runtime::pbc_table_encoded_size},
     {Role::Encode, Runtime::pbc_table_encode},
@@ -51,8 +52,8 @@ void pbc::proto::buildTableCodecs(CodecContext &cx, const MessagePlan &m) {
     SmallVector<Value> args{
         cx.b.create<LLVM::AddressOfOp>(cx.loc, cx.descGlobal(m))};
     llvm::append_range(args, entry->getArguments());
-    // T_decode is pbc_decode with the default options.
-    if (role == Role::Decode)
+    // T_decode and T_merge_decode take the default options.
+    if (role == Role::Decode || role == Role::MergeDecode)
       args.push_back(cx.null());
     Value result = cx.callRuntime(fn, args);
     cx.b.create<LLVM::ReturnOp>(cx.loc,

@@ -1,5 +1,5 @@
-// EntryPoints.cpp: T_decode, T_encode, T_encode_at_end and T_write hand the message's own
-// functions to the runtime, which does the bookkeeping.
+// EntryPoints.cpp: T_decode, T_merge_decode, T_encode, T_encode_at_end and T_write hand
+// the message's own functions to the runtime, which does the bookkeeping.
 // RUN: pbc-opt %s -split-input-file -proto-layout -proto-to-wire | FileCheck %s
 
 proto.file "a.proto" package "" proto3 imports []
@@ -16,6 +16,17 @@ proto.message @M file "a.proto" {
 // CHECK: llvm.call @pbc_rt_decode(
 // CHECK-SAME: %arg0, %arg1, %arg2, %arg3, %[[INIT]], %[[DEC]], %[[ISINIT]])
 // CHECK-NEXT: llvm.return
+// T_merge_decode: the same decoder and check; instead of T_init, the
+// description, through which pbc_rt_merge_decode first moves the message's
+// structure into the arena.
+// CHECK-LABEL: llvm.func @M_merge_decode(
+// CHECK-SAME: %arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
+// CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
+// CHECK-NEXT: %[[DEC:.*]] = llvm.mlir.addressof @pbc__M_dec : !llvm.ptr
+// CHECK-NEXT: %[[ISINIT:.*]] = llvm.mlir.addressof @M_is_initialized : !llvm.ptr
+// CHECK-NEXT: %[[ST:.*]] = llvm.call @pbc_rt_merge_decode(
+// CHECK-SAME: %arg0, %arg1, %arg2, %arg3, %[[DESC]], %[[DEC]], %[[ISINIT]])
+// CHECK-NEXT: llvm.return %[[ST]] : i32
 // T_encode: pbc_rt_encode runs the backwards encoder and moves the bytes to
 // the front; T_encoded_size only tells a too-small buffer what it needs.
 // CHECK-LABEL: llvm.func @M_encode(

@@ -1,8 +1,8 @@
 // TableCodecs.cpp: a compact message has every function of the ABI, each
 // one call into the runtime's table codec with its description first (not
 // T_info, which points back to the functions) and its own arguments after;
-// T_decode adds pbc_decode's default options (null). Each is noinline and
-// optnone: one call, nothing to optimize.
+// T_decode and T_merge_decode add the default options (null). Each is
+// noinline and optnone: one call, nothing to optimize.
 // RUN: pbc-opt %s -split-input-file -proto-layout -proto-to-wire | FileCheck %s
 
 proto.file "a.proto" package "" proto3 imports []
@@ -40,6 +40,11 @@ proto.message @M file "a.proto" tier compact {
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
 // CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_decode(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %[[NULL]])
+// CHECK-NEXT: llvm.return %[[R]] : i32
+// CHECK-LABEL: llvm.func @M_merge_decode(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
+// CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
+// CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_merge_decode(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %[[NULL]])
 // CHECK-NEXT: llvm.return %[[R]] : i32
 // CHECK-LABEL: llvm.func @M_encode(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
