@@ -145,6 +145,30 @@ void CodecContext::declareCodecs(const MessagePlan &m) {
     declareRuntime(fn);
 }
 
+bool CodecContext::mayHoldRequired(const MessagePlan &m) {
+  if (!holdRequired) {
+    llvm::DenseMap<const MessagePlan *, SmallVector<const MessagePlan *>>
+        holders;
+    SmallVector<const MessagePlan *> work;
+    holdRequired.emplace();
+    for (const MessagePlan *p : plan.messages()) {
+      bool required = !generates(*p);
+      for (const FieldPlan &f : p->fields) {
+        required |= f.op.getCardinality() == Cardinality::Required;
+        if (f.message)
+          holders[f.message].push_back(p);
+      }
+      if (required && holdRequired->insert(p).second)
+        work.push_back(p);
+    }
+    while (!work.empty())
+      for (const MessagePlan *holder : holders.lookup(work.pop_back_val()))
+        if (holdRequired->insert(holder).second)
+          work.push_back(holder);
+  }
+  return holdRequired->contains(&m);
+}
+
 Block *CodecContext::define(const MessagePlan &m, abi::Role role) {
   LLVM::LLVMFuncOp f = codecs.lookup(abi::functionName(m.name, role));
   assert(f && "defining an undeclared codec");

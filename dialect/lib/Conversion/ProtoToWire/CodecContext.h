@@ -26,7 +26,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <optional>
 
 namespace pbc::proto {
 
@@ -50,6 +53,10 @@ public:
   bool generates(EnumOp e) const {
     return files.empty() || files.contains(e.getFile());
   }
+  /// Whether `m` or a message it can hold may have a required field.
+  /// Another file's message is a declaration without fields in the module
+  /// a file's code is built from (see the driver): it may.
+  bool mayHoldRequired(const MessagePlan &m);
 
   //===------------------------------------------------------------------===//
   // Constants, memory and blocks
@@ -196,6 +203,12 @@ private:
   llvm::DenseMap<abi::Runtime, mlir::LLVM::LLVMFuncOp> runtime;
   /// The info records declared so far, by symbol.
   llvm::StringMap<mlir::LLVM::GlobalOp> records;
+  /// The messages mayHoldRequired says yes for, found for the whole schema
+  /// at its first question: one search backwards along the message fields
+  /// from those with a required field, linear in the schema (a search
+  /// forwards from each message was quadratic where messages all reach
+  /// each other).
+  std::optional<llvm::DenseSet<const MessagePlan *>> holdRequired;
   mlir::LLVM::GlobalOp declareRecord(llvm::StringRef name, mlir::Type type);
   mlir::LLVM::LLVMFuncOp declareRuntime(abi::Runtime fn);
 };

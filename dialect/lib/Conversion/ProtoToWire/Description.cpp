@@ -218,34 +218,13 @@ SmallVector<uint16_t> lookupTable(const MessagePlan &m) {
   return table;
 }
 
-/// Whether `m` or a message it can hold may have a required field: a
-/// search through its message fields (schemas may be cyclic). Another
-/// file's message is a declaration without fields in the module a file's
-/// code is built from (see the driver): it may.
-bool checksRequired(const CodecContext &cx, const MessagePlan &m) {
-  SmallVector<const MessagePlan *> work{&m};
-  llvm::SmallPtrSet<const MessagePlan *, 16> seen{&m};
-  while (!work.empty()) {
-    const MessagePlan *next = work.pop_back_val();
-    if (!cx.generates(*next))
-      return true;
-    for (const FieldPlan &f : next->fields) {
-      if (f.op.getCardinality() == Cardinality::Required)
-        return true;
-      if (f.message && seen.insert(f.message).second)
-        work.push_back(f.message);
-    }
-  }
-  return false;
-}
-
 /// pbc_message_desc.checks: the indexes of the fields T_is_initialized
 /// looks at.
-SmallVector<uint16_t> initChecks(const CodecContext &cx, const MessagePlan &m) {
+SmallVector<uint16_t> initChecks(CodecContext &cx, const MessagePlan &m) {
   SmallVector<uint16_t> checks;
   for (auto [i, f] : llvm::enumerate(m.byNumber))
     if (f->op.getCardinality() == Cardinality::Required ||
-        (f->message && checksRequired(cx, *f->message)))
+        (f->message && cx.mayHoldRequired(*f->message)))
       checks.push_back(static_cast<uint16_t>(i));
   return checks;
 }
