@@ -175,9 +175,9 @@ pbc_status pbc_decode(const pbc_message_info *info, void *m,
                       const uint8_t *buf, size_t len, pbc_arena *arena,
                       const pbc_decode_options *options);
 /* T_merge_decode with options: the input merged into the message m holds
- * (libprotobuf's MergeFromString, MergePartialFromString when the options
- * allow missing required fields), as if m's encoding came first in the
- * input: scalars and strings the input sets are overwritten (a proto3
+ * (libprotobuf's MergeFromString; MergePartialFromCodedStream when the
+ * options allow missing required fields), as if m's encoding came first
+ * in the input: scalars and strings the input sets are overwritten (a proto3
  * field written as zero too), messages merge, repeated fields append, map
  * entries replace those of their keys, oneof members replace others, and
  * unknown fields append. The required-field check covers the whole result.

@@ -39,7 +39,7 @@ struct OpsReference {
 // both ways and each with itself; pbc_message_merge gives the message
 // MergeFrom does (compared as `serialize` writes it, and read through the
 // description: maps without a key twice) and leaves the source as it was;
-// pbc_merge_decode gives the message MergePartialFromString does, fails
+// pbc_merge_decode gives the message MergePartialFromCodedStream does, fails
 // the required-field check exactly when that one is incomplete, and writes
 // nothing the message pointed to; pbc_message_copy gives the same bytes
 // with the source's input and arena gone; pbc_message_clear leaves a
