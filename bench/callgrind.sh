@@ -9,7 +9,8 @@ bin=$build/bin/pbc_bench_instructions
 datasets=("$@")
 [ ${#datasets[@]} -gt 0 ] || datasets=(message1_proto2 message1_proto3 message2 string_heavy packed_heavy)
 codecs=(libprotobuf_parse libprotobuf_parse_arena pbc_parse pbc_parse_copy
-        pbc_table_parse libprotobuf_serialize pbc_size_encode pbc_encode_exact
+        pbc_table_parse libprotobuf_dynamic_parse pbc_schema_parse pbc_jit_parse
+        libprotobuf_serialize pbc_size_encode pbc_encode_exact
         pbc_encode pbc_encode_at_end pbc_table_size_encode
         libprotobuf_copy pbc_copy libprotobuf_merge pbc_merge libprotobuf_equal pbc_equal
         libprotobuf_merge_parse pbc_merge_parse)

@@ -11,13 +11,21 @@
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <google/protobuf/descriptor.pb.h>
+
+#include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "datasets.h"
+#include "pbc/jit.h"
 #include "pbc/pbc.h"
+#include "pbc/schema.h"
 #include "pbc/text.h"
 #ifdef PBC_BENCH_HAVE_UPB
 #include <google/protobuf/io/coded_stream.h>
@@ -51,6 +59,59 @@ inline const google::protobuf::Message *Prototype(const Dataset &d) {
   const google::protobuf::Descriptor *desc =
       google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(d.message);
   return google::protobuf::MessageFactory::generated_factory()->GetPrototype(desc);
+}
+
+// The dataset's .proto file and its imports as a FileDescriptorSet, imports
+// first: what a program that learns its schema at run time is given.
+inline std::string DescriptorSetOf(const Dataset &d) {
+  using google::protobuf::FileDescriptor;
+  google::protobuf::FileDescriptorSet set;
+  std::set<const FileDescriptor *> seen;
+  std::function<void(const FileDescriptor *)> add = [&](const FileDescriptor *f) {
+    if (!seen.insert(f).second) return;
+    for (int i = 0; i < f->dependency_count(); i++) add(f->dependency(i));
+    f->CopyTo(set.add_file());
+  };
+  add(Prototype(d)->GetDescriptor()->file());
+  return set.SerializeAsString();
+}
+
+// Where a program finds the dataset's message type when its schema comes at
+// run time: pbc_schema_load (descriptions for the runtime's table codec,
+// built in microseconds) or pbc_jit_load (the schema compiled into the
+// process, at -O2 unless PBC_BENCH_JIT_OPT says otherwise: the smoke test
+// takes -O0). Loaded once per .proto file for the whole run, never freed.
+enum class RunTimeSchema { Tables, Jit };
+
+inline const pbc_message_info *RunTimeType(const Dataset &d, RunTimeSchema kind) {
+  static std::map<std::string, pbc_schema *> tables;
+  static std::map<std::string, pbc_jit_schema *> jitted;
+  std::string file = Prototype(d)->GetDescriptor()->file()->name();
+  pbc_schema_error error;
+  if (kind == RunTimeSchema::Tables) {
+    pbc_schema *&schema = tables[file];
+    if (!schema) {
+      std::string set = DescriptorSetOf(d);
+      if (pbc_schema_load(reinterpret_cast<const uint8_t *>(set.data()), set.size(), &schema,
+                          &error) != PBC_OK) {
+        fprintf(stderr, "pbc_schema_load %s: %s\n", file.c_str(), error.message);
+        return nullptr;
+      }
+    }
+    return pbc_schema_find_message(schema, d.message);
+  }
+  pbc_jit_schema *&schema = jitted[file];
+  if (!schema) {
+    std::string set = DescriptorSetOf(d);
+    pbc_jit_options options = PBC_JIT_OPTIONS_DEFAULT;
+    if (const char *level = getenv("PBC_BENCH_JIT_OPT")) options.opt_level = atoi(level);
+    if (pbc_jit_load(reinterpret_cast<const uint8_t *>(set.data()), set.size(), &options,
+                     &schema, &error) != PBC_OK) {
+      fprintf(stderr, "pbc_jit_load %s: %s\n", file.c_str(), error.message);
+      return nullptr;
+    }
+  }
+  return pbc_jit_find_message(schema, d.message);
 }
 
 // Each payload decoded by pbc's generated code into a struct of its own
@@ -92,6 +153,24 @@ public:
   }
 
 private:
+  std::unique_ptr<google::protobuf::Message> m_;
+};
+
+// libprotobuf's parse when the schema comes at run time: a DynamicMessage
+// (reflection over the descriptor, no generated class), reused like the
+// generated one above.
+class LibprotobufDynamicParse : public Codec {
+public:
+  explicit LibprotobufDynamicParse(const Dataset &d)
+      : Codec(Payloads(d)), m_(factory_.GetPrototype(Prototype(d)->GetDescriptor())->New()) {}
+  bool Run() override {
+    bool ok = true;
+    for (const std::string &p : payloads_) ok &= m_->ParseFromString(p);
+    return ok;
+  }
+
+private:
+  google::protobuf::DynamicMessageFactory factory_;
   std::unique_ptr<google::protobuf::Message> m_;
 };
 
@@ -149,15 +228,21 @@ private:
 
 // pbc's decode into an arena reset before each message, on a reused 1 MiB
 // block: zero-copy (strings are views of the input) or copying the input.
-// pbc's decode: T_decode, T_decode copying the input first, or the
+// pbc's decode: T_decode, T_decode copying the input first, the
 // table-driven decoder (pbc_table_decode: the message's description, no
-// generated code).
-enum class PbcParseMode { Generated, CopyInput, Table };
+// generated code), and the two with the schema given at run time: the
+// table codec on descriptions pbc_schema_load built, and the code
+// pbc_jit_load compiled.
+enum class PbcParseMode { Generated, CopyInput, Table, RunTimeTables, Jit };
 
 class PbcParse : public Codec {
 public:
   PbcParse(const Dataset &d, PbcParseMode mode)
-      : Codec(Payloads(d)), info_(pbc_find_message(d.message)), mode_(mode),
+      : Codec(Payloads(d)),
+        info_(mode == PbcParseMode::RunTimeTables ? RunTimeType(d, RunTimeSchema::Tables)
+              : mode == PbcParseMode::Jit         ? RunTimeType(d, RunTimeSchema::Jit)
+                                                  : pbc_find_message(d.message)),
+        mode_(mode),
         m_(info_ ? info_->struct_size : 0), block_(1 << 20) {
     options_.copy_input = mode == PbcParseMode::CopyInput;
     pbc_arena_init(&arena_, block_.data(), block_.size());
@@ -171,7 +256,11 @@ public:
       const uint8_t *bytes = reinterpret_cast<const uint8_t *>(p.data());
       switch (mode_) {
       case PbcParseMode::Generated:
+      case PbcParseMode::Jit:
         ok &= info_->decode(m_.data(), bytes, p.size(), &arena_) == PBC_OK;
+        break;
+      case PbcParseMode::RunTimeTables:  // its info has no codec pointers
+        ok &= pbc_decode(info_, m_.data(), bytes, p.size(), &arena_, nullptr) == PBC_OK;
         break;
       case PbcParseMode::CopyInput:
         ok &= pbc_decode(info_, m_.data(), bytes, p.size(), &arena_, &options_) == PBC_OK;

@@ -37,6 +37,14 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<PbcParse>(d, PbcParseMode::CopyInput); }},
       {"pbc_table_parse",
        [](const Dataset &d) { return std::make_unique<PbcParse>(d, PbcParseMode::Table); }},
+      {"libprotobuf_dynamic_parse",
+       [](const Dataset &d) { return std::make_unique<LibprotobufDynamicParse>(d); }},
+      {"pbc_schema_parse",
+       [](const Dataset &d) {
+         return std::make_unique<PbcParse>(d, PbcParseMode::RunTimeTables);
+       }},
+      {"pbc_jit_parse",
+       [](const Dataset &d) { return std::make_unique<PbcParse>(d, PbcParseMode::Jit); }},
       {"libprotobuf_serialize",
        [](const Dataset &d) { return std::make_unique<LibprotobufSerialize>(d); }},
       {"pbc_size_encode",

@@ -19,6 +19,7 @@ static const char *const kCodecs[] = {
     "libprotobuf_parse", "libprotobuf_parse_arena", "libprotobuf_serialize", "pbc_parse",
     "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode_exact",
     "pbc_encode",        "pbc_encode_at_end", "pbc_table_parse",
+    "libprotobuf_dynamic_parse", "pbc_schema_parse", "pbc_jit_parse",
     "pbc_table_size_encode", "libprotobuf_text_print", "pbc_text_print",
     "libprotobuf_text_parse", "pbc_text_parse", "libprotobuf_copy", "pbc_copy",
     "libprotobuf_merge", "pbc_merge", "libprotobuf_equal", "pbc_equal",
@@ -35,6 +36,10 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "pbc_parse") return std::make_unique<PbcParse>(d, PbcParseMode::Generated);
   if (codec == "pbc_parse_copy") return std::make_unique<PbcParse>(d, PbcParseMode::CopyInput);
   if (codec == "pbc_table_parse") return std::make_unique<PbcParse>(d, PbcParseMode::Table);
+  if (codec == "libprotobuf_dynamic_parse") return std::make_unique<LibprotobufDynamicParse>(d);
+  if (codec == "pbc_schema_parse")
+    return std::make_unique<PbcParse>(d, PbcParseMode::RunTimeTables);
+  if (codec == "pbc_jit_parse") return std::make_unique<PbcParse>(d, PbcParseMode::Jit);
   if (codec == "pbc_size_encode")
     return std::make_unique<PbcSerialize>(d, PbcEncodeMode::SizeFirst);
   if (codec == "pbc_encode_exact") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Exact);

@@ -2,6 +2,7 @@
 #   bin/pbc, bin/protoc-gen-pbc
 #   include/pbc/*.h                       the runtime's headers (PBC_RUNTIME_HEADERS)
 #   lib/libpbc_runtime.a                  the runtime on its own (pkg-config)
+#   lib/libpbc_jit.so                     pbc/jit.h: schemas compiled at run time
 #   lib/cmake/pbc/pbcConfig.cmake         find_package(pbc) + pbc_add_library
 #   lib/pkgconfig/pbc.pc
 # Generated archives embed the runtime already; the installed library is for
@@ -11,11 +12,12 @@ include(CMakePackageConfigHelpers)
 
 # pbc links Debian's shared libMLIR, which is not on the default library
 # path: keep LLVM's library directory in the installed binaries' RPATH.
-set_target_properties(pbc protoc-gen-pbc PROPERTIES
+set_target_properties(pbc protoc-gen-pbc pbc_jit PROPERTIES
   INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(TARGETS pbc protoc-gen-pbc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS pbc_runtime ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(header IN LISTS PBC_RUNTIME_HEADERS)
+install(TARGETS pbc_jit LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+foreach(header IN LISTS PBC_RUNTIME_HEADERS ITEMS pbc/jit.h)
   get_filename_component(folder ${header} DIRECTORY)
   install(FILES ${PROJECT_SOURCE_DIR}/include/${header}
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${folder})

@@ -332,7 +332,10 @@ Error CodeGen::linkRuntime(Module &module, bool inlineOnly) {
     return runtime.takeError();
   retargetRuntime(**runtime);
   StringSet<> runtimeFunctions = runtimeEntryPoints(**runtime);
-  if (Error e = linkRuntimeModule(module, std::move(*runtime), inlineOnly))
+  // The JIT's code only needs what it calls: the program it runs in
+  // reaches the rest of the runtime in its own copy.
+  if (Error e = linkRuntimeModule(module, std::move(*runtime),
+                                  inlineOnly || options.jit))
     return e;
   setLinkage(module, runtimeFunctions, inlineOnly);
   foldTargetHasAVX2(module, *machine->getMCSubtargetInfo());
@@ -578,6 +581,14 @@ CodeGen::buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, StringRef name,
   mlir::TimingScope linking = stage("link the runtime bitcode");
   if (Error e = linkRuntime(*llvmModule, runtimeInOwnObject))
     return std::move(e);
+  // Linked into a running process, the code lands wherever the JIT maps
+  // it, gigabytes from the program's own data (libgcc's CPU model, which
+  // clang declares dso_local), so what it does not define is reached
+  // through the GOT.
+  if (options.jit)
+    for (GlobalValue &value : llvmModule->global_values())
+      if (value.isDeclaration())
+        value.setDSOLocal(false);
   linking.stop();
   mlir::TimingScope optimizing = stage("LLVM optimization");
   optimize(*llvmModule);

@@ -33,6 +33,8 @@ struct CodeGenOptions {
   // it) as clang's -fsanitize=address / -fsanitize=fuzzer would.
   bool sanitizeAddress = false;
   bool sanitizeCoverage = false;
+  // The code is linked into a running process (Jit.h), not an executable.
+  bool jit = false;
   // -v: translation, runtime linking and optimization are timed under this
   // scope (null: not timed).
   mlir::TimingScope *timing = nullptr;

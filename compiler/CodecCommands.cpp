@@ -5,7 +5,9 @@
 // imported one as a FileDescriptorSet, loaded with pbc_schema_load
 // (pbc/schema.h) as any program would load one at run time, so these
 // commands run the table codec and the text format on descriptions built in
-// memory: what they print is what that API gives.
+// memory: what they print is what that API gives. With --jit the types are
+// the schema's code compiled into the process (Jit.h) instead, and the
+// output is the same.
 //
 //===----------------------------------------------------------------------===//
 #include "CodecCommands.h"
@@ -22,14 +24,9 @@
 #include <vector>
 
 using namespace llvm;
+using pbc::MessageTypes;
 
 namespace {
-
-/// The schema, freed when it goes.
-struct SchemaDeleter {
-  void operator()(pbc_schema *s) const { pbc_schema_free(s); }
-};
-using SchemaPtr = std::unique_ptr<pbc_schema, SchemaDeleter>;
 
 /// An arena, destroyed when it goes.
 struct Arena {
@@ -56,27 +53,12 @@ bool writeStdout(const void *data, size_t size) {
 
 /// The message type, as protoc finds it: its full name, with or without a
 /// leading dot. Prints protoc's error when the schema has none.
-const pbc_message_info *findType(const pbc_schema *schema, StringRef name) {
+const pbc_message_info *findType(const MessageTypes &types, StringRef name) {
   std::string full = name.ltrim('.').str();
-  const pbc_message_info *info = pbc_schema_find_message(schema, full.c_str());
+  const pbc_message_info *info = types.find(types.ctx, full.c_str());
   if (!info)
     errs() << "Type not defined: " << name << "\n";
   return info;
-}
-
-/// The schema loaded from the set and the message type in it, or null
-/// after printing why not.
-const pbc_message_info *loadType(StringRef descriptorSet, StringRef message,
-                                 SchemaPtr &schema) {
-  pbc_schema *loaded = nullptr;
-  pbc_schema_error error;
-  if (pbc_schema_load(reinterpret_cast<const uint8_t *>(descriptorSet.data()),
-                      descriptorSet.size(), &loaded, &error) != PBC_OK) {
-    errs() << "pbc: error: cannot load the schema: " << error.message << "\n";
-    return nullptr;
-  }
-  schema.reset(loaded);
-  return findType(schema.get(), message);
 }
 
 /// libprotobuf's FindInitializationErrors: the paths of the required
@@ -186,10 +168,24 @@ constexpr StringLiteral kMessageMark = "# message ";
 
 } // namespace
 
-int pbc::runDecode(StringRef descriptorSet, StringRef message,
+void pbc::SchemaDeleter::operator()(pbc_schema *schema) const {
+  pbc_schema_free(schema);
+}
+
+pbc::SchemaPtr pbc::loadSchema(StringRef descriptorSet) {
+  pbc_schema *loaded = nullptr;
+  pbc_schema_error error;
+  if (pbc_schema_load(reinterpret_cast<const uint8_t *>(descriptorSet.data()),
+                      descriptorSet.size(), &loaded, &error) != PBC_OK) {
+    errs() << "pbc: error: cannot load the schema: " << error.message << "\n";
+    return nullptr;
+  }
+  return SchemaPtr(loaded);
+}
+
+int pbc::runDecode(const MessageTypes &types, StringRef message,
                    bool delimited) {
-  SchemaPtr schema;
-  const pbc_message_info *info = loadType(descriptorSet, message, schema);
+  const pbc_message_info *info = findType(types, message);
   std::unique_ptr<MemoryBuffer> in;
   if (!info || !readStdin(in))
     return 1;
@@ -243,10 +239,9 @@ int pbc::runDecode(StringRef descriptorSet, StringRef message,
   return fflush(stdout) == 0 ? 0 : 1;
 }
 
-int pbc::runEncode(StringRef descriptorSet, StringRef message,
+int pbc::runEncode(const MessageTypes &types, StringRef message,
                    bool delimited) {
-  SchemaPtr schema;
-  const pbc_message_info *info = loadType(descriptorSet, message, schema);
+  const pbc_message_info *info = findType(types, message);
   std::unique_ptr<MemoryBuffer> in;
   if (!info || !readStdin(in))
     return 1;
@@ -283,8 +278,8 @@ int pbc::runEncode(StringRef descriptorSet, StringRef message,
   pbc_text_parse_options options = {};
   options.allow_partial = true; // as protoc: the warning below instead
   // An Any's type, in expanded form, is one of the schema's messages.
-  options.find_message = pbc_schema_finder;
-  options.find_message_ctx = schema.get();
+  options.find_message = types.find;
+  options.find_message_ctx = types.ctx;
   std::string out;
   for (const Piece &piece : pieces) {
     pbc_arena_reset(&arena.arena);

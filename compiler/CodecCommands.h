@@ -8,21 +8,45 @@
 #ifndef PBC_COMPILER_CODECCOMMANDS_H
 #define PBC_COMPILER_CODECCOMMANDS_H
 
+#include "pbc/pbc.h"
+
 #include "llvm/ADT/StringRef.h"
+
+#include <memory>
+
+struct pbc_schema;
 
 namespace pbc {
 
+/// Where the commands find the message types, by full name: the schema
+/// loaded at run time (pbc_schema_finder over loadSchema's) or the code
+/// compiled for it in the process (JitSchema::finder, --jit).
+struct MessageTypes {
+  pbc_message_finder find;
+  const void *ctx;
+};
+
+/// A schema loaded with pbc_schema_load (pbc/schema.h), freed when it goes.
+struct SchemaDeleter {
+  void operator()(pbc_schema *schema) const;
+};
+using SchemaPtr = std::unique_ptr<pbc_schema, SchemaDeleter>;
+
+/// The schema of a serialized FileDescriptorSet, as any program would load
+/// it at run time: the table codec on descriptions built in memory. Null
+/// after printing why it cannot be loaded.
+SchemaPtr loadSchema(llvm::StringRef descriptorSet);
+
 /// A binary `message` (its full name) read from stdin, printed as text.
-/// `descriptorSet` is the schema as a serialized FileDescriptorSet.
 /// `delimited`: stdin is a stream of messages each after its varint length,
 /// printed one after the other, each after a `# message N` line.
-int runDecode(llvm::StringRef descriptorSet, llvm::StringRef message,
+int runDecode(const MessageTypes &types, llvm::StringRef message,
               bool delimited);
 
 /// A text `message` read from stdin, written binary. `delimited`: the text
 /// is messages each after a `# message N` line (what runDecode prints), and
 /// each is written after its varint length.
-int runEncode(llvm::StringRef descriptorSet, llvm::StringRef message,
+int runEncode(const MessageTypes &types, llvm::StringRef message,
               bool delimited);
 
 /// stdin's bytes read as a message of unknown fields, printed as text.

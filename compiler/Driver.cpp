@@ -83,8 +83,9 @@ public:
       return 1;
     layoutTime.stop();
     mlir::TimingScope headerTime = stage("headers");
-    if (int rc = emitHeaders(module, imported.inputFiles, kind))
-      return rc;
+    if (options.headers || kind == Emit::Header)
+      if (int rc = emitHeaders(module, imported.inputFiles, kind))
+        return rc;
     headerTime.stop();
     if (kind == Emit::Header)
       return 0;

@@ -46,6 +46,9 @@ struct DriverOptions {
   CodeGenOptions codegen;
   /// Also write STEM.pbc.hpp (C++ wrapper) next to each STEM.pbc.h.
   bool cppHeader = false;
+  /// Write STEM.pbc.h and the runtime headers; false for code that is not
+  /// compiled against (--jit: the object is linked into the running pbc).
+  bool headers = true;
   /// -v: each stage is timed under this scope (null: not timed).
   mlir::TimingScope *timing = nullptr;
   /// An archive's objects compiled at once (--jobs); 0: one per hardware

@@ -19,13 +19,17 @@
 #include "CodecCommands.h"
 #include "DescriptorSet.h"
 #include "Driver.h"
+#include "Jit.h"
 #include "pbc/Support/Profile.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "pbc/Conversion/Passes.h"
 #include "pbc/Dialect/Proto/ProtoOps.h"
+
+#include "pbc/schema.h"
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/wire_format_lite.h"
@@ -109,7 +113,8 @@ cl::opt<std::string> targetCpu(
     cl::value_desc("cpu"), cl::sub(compileCmd), cl::cat(compileCat));
 cl::opt<unsigned> optLevel("O", cl::Prefix, cl::init(2),
                            cl::desc("Optimization level 0-3 (default 2)"),
-                           cl::sub(compileCmd), cl::cat(compileCat));
+                           cl::sub(compileCmd), cl::sub(decodeCmd),
+                           cl::sub(encodeCmd), cl::cat(compileCat));
 cl::list<std::string> descriptorSetIn(
     "descriptor_set_in", cl::CommaSeparated,
     cl::desc("Read the schema from these FileDescriptorSets (protoc "
@@ -148,7 +153,8 @@ cl::opt<bool> verbose(
     "v",
     cl::desc("Print the stages and where time went (MLIR and LLVM pass "
              "timing) to stderr"),
-    cl::sub(compileCmd), cl::cat(compileCat));
+    cl::sub(compileCmd), cl::sub(decodeCmd), cl::sub(encodeCmd),
+    cl::cat(compileCat));
 cl::opt<std::string> optimizeFor(
     "optimize-for",
     cl::desc("Build every message's codecs this way, whatever its file's "
@@ -156,7 +162,7 @@ cl::opt<std::string> optimizeFor(
              "code-size or lite-runtime (the runtime's table codec; "
              "docs/architecture.md, Tiers)"),
     cl::value_desc("speed|code-size|lite-runtime"), cl::sub(compileCmd),
-    cl::cat(compileCat));
+    cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(compileCat));
 cl::opt<uint64_t> codeBudget(
     "code-budget",
     cl::desc("The files without an optimize_for option get specialized "
@@ -164,7 +170,8 @@ cl::opt<uint64_t> codeBudget(
              "largest get the table codec (default 262144)"),
     cl::value_desc("bytes"),
     cl::init(pbc::ProtoSelectTiersOptions().codeBudget),
-    cl::sub(compileCmd), cl::cat(compileCat));
+    cl::sub(compileCmd), cl::sub(decodeCmd), cl::sub(encodeCmd),
+    cl::cat(compileCat));
 cl::opt<std::string> profilePath(
     "profile",
     cl::desc("A profile of sample payloads (pbc profile): its hottest "
@@ -195,6 +202,13 @@ cl::opt<bool> delimited(
     cl::desc("A stream of messages, each after its varint length (Java's "
              "writeDelimitedTo); their text is each after a `# message N` "
              "line"),
+    cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(codecCat));
+cl::opt<bool> jit(
+    "jit",
+    cl::desc("Compile the schema's code into this process (LLVM ORC JIT) "
+             "and run it, instead of the table codec on the schema loaded "
+             "at run time: what `pbc compile` would build, with its -O, "
+             "--optimize-for and --code-budget, for this machine's CPU"),
     cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(codecCat));
 cl::list<std::string> payloadFiles(
     "payloads", cl::CommaSeparated, cl::OneOrMore,
@@ -306,6 +320,47 @@ int runProfile(mlir::ModuleOp schema) {
   return pbc::writeOutputs({{profileOut, std::move(text)}});
 }
 
+/// -v: the stages' wall-clock tree, then LLVM's pass timing report.
+void printTimes(mlir::DefaultTimingManager &timing,
+                mlir::TimingScope &rootTime) {
+  rootTime.stop();
+  timing.print();
+  reportAndResetTimings(&errs());
+}
+
+/// pbc decode / encode: the message types from the schema loaded at run
+/// time, or (--jit) from its code compiled into the process.
+int runCodec(mlir::MLIRContext &context, pbc::ImportResult &imported,
+             mlir::DefaultTimingManager &timing, mlir::TimingScope &rootTime) {
+  pbc::SchemaPtr schema;
+  std::unique_ptr<pbc::JitSchema> compiled;
+  pbc::MessageTypes types;
+  if (jit) {
+    mlir::TimingScope jitTime = rootTime.nest("JIT: compile and link");
+    pbc::DriverOptions options;
+    if (verbose)
+      options.timing = &jitTime;
+    options.tiers.optimizeFor = optimizeFor;
+    options.tiers.codeBudget = codeBudget;
+    options.codegen.optLevel = optLevel;
+    auto made = pbc::JitSchema::compile(context, imported, options);
+    if (!made)
+      return pbc::fail(toString(made.takeError()));
+    jitTime.stop();
+    compiled = std::move(*made);
+    types = {pbc::JitSchema::finder, compiled.get()};
+  } else {
+    schema = pbc::loadSchema(imported.descriptorSet);
+    if (!schema)
+      return 1;
+    types = {pbc_schema_finder, schema.get()};
+  }
+  if (verbose)
+    printTimes(timing, rootTime);
+  return decodeCmd ? pbc::runDecode(types, rootMessage, delimited)
+                   : pbc::runEncode(types, rootMessage, delimited);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -314,8 +369,10 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&schemaCat, &compileCat});
   cl::HideUnrelatedOptions({&schemaCat, &compileCat}, compileCmd);
   cl::HideUnrelatedOptions({&schemaCat, &profileCat}, profileCmd);
-  cl::HideUnrelatedOptions({&schemaCat, &profileCat, &codecCat}, decodeCmd);
-  cl::HideUnrelatedOptions({&schemaCat, &profileCat, &codecCat}, encodeCmd);
+  cl::HideUnrelatedOptions({&schemaCat, &compileCat, &profileCat, &codecCat},
+                           decodeCmd);
+  cl::HideUnrelatedOptions({&schemaCat, &compileCat, &profileCat, &codecCat},
+                           encodeCmd);
   cl::ParseCommandLineOptions(
       argc, argv,
       "pbc: an ahead-of-time protobuf compiler\n\n"
@@ -349,9 +406,12 @@ int main(int argc, char **argv) {
   mlir::TimingScope rootTime = timing.getRootScope();
   if (verbose) {
     TimePassesIsEnabled = true;
-    errs() << "pbc: compiling " << inputs.size() << " file(s) for "
-           << (targetTriple.empty() ? "the host" : targetTriple.getValue())
-           << " at -O" << optLevel << "\n";
+    if (compileCmd || jit)
+      errs() << "pbc: compiling " << inputs.size() << " file(s) for "
+             << (jit                   ? "this process (JIT)"
+                 : targetTriple.empty() ? "the host"
+                                        : targetTriple.getValue())
+             << " at -O" << optLevel << "\n";
   }
   mlir::TimingScope frontendTime = rootTime.nest("front end (libprotobuf)");
 
@@ -381,10 +441,11 @@ int main(int argc, char **argv) {
   frontendTime.stop();
   if (profileCmd)
     return runProfile(*imported.module);
-  if (decodeCmd)
-    return pbc::runDecode(imported.descriptorSet, rootMessage, delimited);
-  if (encodeCmd)
-    return pbc::runEncode(imported.descriptorSet, rootMessage, delimited);
+  if (!optimizeFor.empty() && !pbc::parseOptimizeFor(optimizeFor))
+    return pbc::fail("--optimize-for=" + optimizeFor +
+                     ": expected speed, code-size or lite-runtime");
+  if (codec)
+    return runCodec(context, imported, timing, rootTime);
 
   pbc::DriverOptions options;
   if (verbose)
@@ -393,9 +454,6 @@ int main(int argc, char **argv) {
   options.jobs = jobs;
   options.output = output;
   options.headerDir = headerDir;
-  if (!optimizeFor.empty() && !pbc::parseOptimizeFor(optimizeFor))
-    return pbc::fail("--optimize-for=" + optimizeFor +
-                     ": expected speed, code-size or lite-runtime");
   options.tiers.optimizeFor = optimizeFor;
   options.tiers.codeBudget = codeBudget;
   options.profile.profile = profilePath;
@@ -409,11 +467,8 @@ int main(int argc, char **argv) {
   pbc::OutputMap outputs;
   if (int rc = pbc::compileImported(context, imported, options, outputs))
     return rc;
-  if (verbose) {
-    rootTime.stop();
-    timing.print();
-    reportAndResetTimings(&errs());
-  }
+  if (verbose)
+    printTimes(timing, rootTime);
   if (!dependencyOut.empty()) {
     // The profile is an input too: a new one means new code.
     std::vector<std::string> deps =

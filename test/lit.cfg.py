@@ -36,6 +36,8 @@ config.substitutions.extend([
     # The runtime as a library: what a program that loads schemas at run
     # time (pbc/schema.h) links besides, or instead of, a pbc archive.
     ("%pbc_runtime_lib", os.path.join(config.pbc_obj_root, "runtime", "libpbc_runtime.a")),
+    # pbc/jit.h: the compiler as a shared library (its RPATH finds LLVM's).
+    ("%pbc_jit_lib", os.path.join(config.pbc_obj_root, "lib", "libpbc_jit.so")),
     ("%pbc_include", os.path.join(config.pbc_src_root, "include")),
     ("%pbc_obj_root", config.pbc_obj_root),
     ("%pbc-opt", os.path.join(bin_dir, "pbc-opt")),
