@@ -19,6 +19,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Instrumentation.h"
@@ -494,13 +495,15 @@ void CodeGen::optimize(Module &module) {
   CGSCCAnalysisManager cgam;
   ModuleAnalysisManager mam;
   // -v (llvm::TimePassesIsEnabled): LLVM's own per-pass timers, reported
-  // by the driver at the end.
+  // by the driver at the end; --time-trace: each pass on each function in
+  // the trace.
   PassInstrumentationCallbacks callbacks;
   StandardInstrumentations instrumentations(context, /*DebugLogging=*/false);
-  if (TimePassesIsEnabled)
+  bool instrumented = TimePassesIsEnabled || timeTraceProfilerEnabled();
+  if (instrumented)
     instrumentations.registerCallbacks(callbacks, &mam);
   PassBuilder builder(machine.get(), PipelineTuningOptions(), std::nullopt,
-                      TimePassesIsEnabled ? &callbacks : nullptr);
+                      instrumented ? &callbacks : nullptr);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

@@ -20,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -179,10 +180,11 @@ private:
   }
 
   /// How many objects to compile at once: --jobs, else one per hardware
-  /// thread. One with -v: MLIR's timing scopes and LLVM's pass timers are
-  /// not thread-safe, and a serial profile is the one worth reading.
+  /// thread. One with -v or --time-trace: MLIR's timing scopes and LLVM's
+  /// pass timers are not thread-safe, the time-trace profiler records the
+  /// thread that started it, and a serial profile is the one worth reading.
   unsigned jobCount() const {
-    if (options.timing)
+    if (options.timing || timeTraceProfilerEnabled())
       return 1;
     if (options.jobs)
       return options.jobs;

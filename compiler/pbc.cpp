@@ -42,6 +42,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -155,6 +156,14 @@ cl::opt<bool> verbose(
              "timing) to stderr"),
     cl::sub(compileCmd), cl::sub(decodeCmd), cl::sub(encodeCmd),
     cl::cat(compileCat));
+cl::opt<std::string> timeTrace(
+    "time-trace",
+    cl::desc("Write where the compile time went, per LLVM pass and per "
+             "function, as a Chrome trace (like clang's -ftime-trace: "
+             "chrome://tracing or ui.perfetto.dev read it); compiles one "
+             "object at a time"),
+    cl::value_desc("file.json"), cl::sub(compileCmd), cl::sub(decodeCmd),
+    cl::sub(encodeCmd), cl::cat(compileCat));
 cl::opt<std::string> optimizeFor(
     "optimize-for",
     cl::desc("Build every message's codecs this way, whatever its file's "
@@ -328,6 +337,21 @@ void printTimes(mlir::DefaultTimingManager &timing,
   reportAndResetTimings(&errs());
 }
 
+/// --time-trace: the profile, once the compilation is done.
+int writeTimeTrace() {
+  if (!timeTraceProfilerEnabled())
+    return 0;
+  std::error_code ec;
+  raw_fd_ostream os(timeTrace, ec);
+  if (!ec)
+    timeTraceProfilerWrite(os);
+  timeTraceProfilerCleanup();
+  if (ec || os.has_error())
+    return pbc::fail("cannot write '" + timeTrace + "': " +
+                     (ec ? ec : os.error()).message());
+  return 0;
+}
+
 /// pbc decode / encode: the message types from the schema loaded at run
 /// time, or (--jit) from its code compiled into the process.
 int runCodec(mlir::MLIRContext &context, pbc::ImportResult &imported,
@@ -357,6 +381,8 @@ int runCodec(mlir::MLIRContext &context, pbc::ImportResult &imported,
   }
   if (verbose)
     printTimes(timing, rootTime);
+  if (int rc = writeTimeTrace())
+    return rc;
   return decodeCmd ? pbc::runDecode(types, rootMessage, delimited)
                    : pbc::runEncode(types, rootMessage, delimited);
 }
@@ -397,6 +423,9 @@ int main(int argc, char **argv) {
 
   mlir::MLIRContext context;
   pbc::setUpContext(context);
+  // Events of 50 us and more: a function's passes, not each instruction's.
+  if (!timeTrace.empty())
+    timeTraceProfilerInitialize(/*TimeTraceGranularity=*/50, "pbc");
 
   // -v: a wall-clock tree of the stages (MLIR's pass timers nest inside),
   // printed at the end with LLVM's pass timing report.
@@ -469,6 +498,8 @@ int main(int argc, char **argv) {
     return rc;
   if (verbose)
     printTimes(timing, rootTime);
+  if (int rc = writeTimeTrace())
+    return rc;
   if (!dependencyOut.empty()) {
     // The profile is an input too: a new one means new code.
     std::vector<std::string> deps =
