@@ -4,8 +4,9 @@
 // driver compiles the whole schema into one object (code, descriptions,
 // info records and the runtime it inlines, as `pbc compile -o x.o` writes
 // it) and ORC's object layer links that object into this process. So the
-// code is the same code, byte for byte, as a linked library's (the tests
-// compare both with libprotobuf), and there is one pipeline to maintain.
+// code comes from the pipeline and code generator a linked library's comes
+// from (built for this CPU; the tests compare both with libprotobuf), and
+// there is one pipeline to maintain.
 // Linking an object rather than handing ORC the LLVM module costs nothing
 // that matters (JITLink reads it in milliseconds; code generation is the
 // seconds) and keeps the code generator's own choices (PIC, the CPU, the
@@ -80,7 +81,6 @@ JitSchema::compile(mlir::MLIRContext &context, ImportResult &imported,
   if (!jit)
     return jit.takeError();
   std::unique_ptr<JitSchema> schema(new JitSchema());
-  schema->objectSize = object.size();
   schema->jit = std::move(*jit);
   if (Error e = defineSupportSymbols(*schema->jit))
     return std::move(e);

@@ -51,8 +51,6 @@ public:
   size_t messageCount() const { return ordered.size(); }
   /// The messages in the schema's order (imports first).
   const pbc_message_info *messageAt(size_t i) const { return ordered[i]; }
-  /// Bytes of machine code and data the JIT linked (the object's size).
-  size_t objectBytes() const { return objectSize; }
 
 private:
   JitSchema() = default;
@@ -60,7 +58,6 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit;
   llvm::StringMap<const pbc_message_info *> byName;
   std::vector<const pbc_message_info *> ordered;
-  size_t objectSize = 0;
 };
 
 } // namespace pbc
