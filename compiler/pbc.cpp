@@ -329,6 +329,22 @@ int runProfile(mlir::ModuleOp schema) {
   return pbc::writeOutputs({{profileOut, std::move(text)}});
 }
 
+/// What decides the code, as the command line gives it: the tiers, the
+/// profile, the target, -O and the sanitizers (pbc compile's; decode and
+/// encode --jit take the tiers and -O, the rest keep their defaults).
+pbc::DriverOptions codeOptions() {
+  pbc::DriverOptions options;
+  options.tiers.optimizeFor = optimizeFor;
+  options.tiers.codeBudget = codeBudget;
+  options.profile.profile = profilePath;
+  options.codegen = pbc::CodeGenOptions{targetTriple, targetCpu, optLevel};
+  for (Sanitizer s : sanitize) {
+    options.codegen.sanitizeAddress |= s == Sanitizer::Address;
+    options.codegen.sanitizeCoverage |= s == Sanitizer::Fuzzer;
+  }
+  return options;
+}
+
 /// -v: the stages' wall-clock tree, then LLVM's pass timing report.
 void printTimes(mlir::DefaultTimingManager &timing,
                 mlir::TimingScope &rootTime) {
@@ -361,12 +377,9 @@ int runCodec(mlir::MLIRContext &context, pbc::ImportResult &imported,
   pbc::MessageTypes types;
   if (jit) {
     mlir::TimingScope jitTime = rootTime.nest("JIT: compile and link");
-    pbc::DriverOptions options;
+    pbc::DriverOptions options = codeOptions();
     if (verbose)
       options.timing = &jitTime;
-    options.tiers.optimizeFor = optimizeFor;
-    options.tiers.codeBudget = codeBudget;
-    options.codegen.optLevel = optLevel;
     auto made = pbc::JitSchema::compile(context, imported, options);
     if (!made)
       return pbc::fail(toString(made.takeError()));
@@ -476,23 +489,15 @@ int main(int argc, char **argv) {
   if (codec)
     return runCodec(context, imported, timing, rootTime);
 
-  pbc::DriverOptions options;
+  pbc::DriverOptions options = codeOptions();
   if (verbose)
     options.timing = &rootTime;
   options.cppHeader = cppHeader;
   options.jobs = jobs;
   options.output = output;
   options.headerDir = headerDir;
-  options.tiers.optimizeFor = optimizeFor;
-  options.tiers.codeBudget = codeBudget;
-  options.profile.profile = profilePath;
   if (emit.getNumOccurrences())
     options.emit = emit.getValue();
-  options.codegen = pbc::CodeGenOptions{targetTriple, targetCpu, optLevel};
-  for (Sanitizer s : sanitize) {
-    options.codegen.sanitizeAddress |= s == Sanitizer::Address;
-    options.codegen.sanitizeCoverage |= s == Sanitizer::Fuzzer;
-  }
   pbc::OutputMap outputs;
   if (int rc = pbc::compileImported(context, imported, options, outputs))
     return rc;
