@@ -269,9 +269,12 @@ mlir::LogicalResult applyOverrides(mlir::ModuleOp module,
       e.setClosed(false);
   });
   module.walk([&](pbc::proto::FieldOp field) {
-    std::string name = (field.getParentMessage().getSymName() + "." +
-                        field.getName())
-                           .str();
+    // A field's full name (an extension's is its symbol).
+    auto ext = llvm::dyn_cast<pbc::proto::ExtensionOp>(field->getParentOp());
+    std::string name = ext ? ext.getSymName().str()
+                           : (field.getParentMessage().getSymName() + "." +
+                              field.getName())
+                                 .str();
     if (overrides.implicitFields.count(name))
       field.setCardinality(pbc::proto::Cardinality::Implicit);
     if (overrides.utf8Fields.count(name))

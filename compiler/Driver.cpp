@@ -274,6 +274,14 @@ private:
         for (pbc::proto::FieldOp field : m.getFields())
           if (auto type = field.getTypeNameAttr())
             used.insert(type.getValue());
+    // An extension's record points to its extendee's description and to
+    // its message's or enum's.
+    for (auto ext : module.getOps<pbc::proto::ExtensionOp>())
+      if (mine.contains(ext.getFile())) {
+        used.insert(ext.getExtendee());
+        if (auto type = ext.getField().getTypeNameAttr())
+          used.insert(type.getValue());
+      }
     auto copy = mlir::ModuleOp::create(module.getLoc());
     copy->setAttrs(module->getAttrs());
     mlir::OpBuilder builder = mlir::OpBuilder::atBlockEnd(copy.getBody());
@@ -289,6 +297,9 @@ private:
           builder.clone(op);
         else if (used.contains(m.getSymName()))
           builder.cloneWithoutRegions(op)->getRegion(0).emplaceBlock();
+      } else if (auto ext = dyn_cast<pbc::proto::ExtensionOp>(op)) {
+        if (mine.contains(ext.getFile()))
+          builder.clone(op);
       } else {
         builder.clone(op);
       }

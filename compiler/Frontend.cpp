@@ -480,9 +480,8 @@ private:
                                loc.start_line + 1, loc.start_column + 1);
   }
 
-  /// A file's `extend` blocks are not modelled: an extension's data stays
-  /// in the extended message's unknown fields, which are kept and written
-  /// back, so it survives a decode/encode round trip.
+  /// A file: its enums, its messages, then the extensions its `extend`
+  /// blocks declare at file level.
   void addFile(const gp::FileDescriptor *file) {
     SmallVector<Attribute> imports;
     for (int i = 0; i < file->dependency_count(); ++i)
@@ -502,6 +501,22 @@ private:
       addEnum(file->enum_type(i));
     for (int i = 0; i < file->message_type_count(); ++i)
       addMessage(file->message_type(i));
+    for (int i = 0; i < file->extension_count(); ++i)
+      addExtension(file->extension(i));
+  }
+
+  /// An extension: a module-level op under its full name holding its
+  /// field. Its data stays in the extendee's unknown fields, where the
+  /// generated accessors read and rewrite it.
+  void addExtension(const gp::FieldDescriptor *field) {
+    const gp::Descriptor *extendee = field->containing_type();
+    auto op = builder.create<proto::ExtensionOp>(
+        locOf(field), field->full_name(), extendee->full_name(),
+        field->file()->name(),
+        extendee->options().message_set_wire_format());
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&op.getBody().front());
+    addField(field);
   }
 
   void addEnum(const gp::EnumDescriptor *desc) {
@@ -519,10 +534,9 @@ private:
   }
 
   /// A message and, after it, its nested enums and messages (map entries
-  /// included). Extensions declared inside it (`extend` blocks) are not
-  /// modelled: their data stays in the extended message's unknown fields.
+  /// included) and the extensions declared inside it (`extend` blocks).
   /// A message_set_wire_format message has no fields, so everything in it is
-  /// an unknown field.
+  /// an unknown field (its extensions included).
   void addMessage(const gp::Descriptor *desc) {
     auto op = builder.create<proto::MessageOp>(locOf(desc), desc->full_name(),
                                                desc->file()->name());
@@ -555,6 +569,8 @@ private:
       addEnum(desc->enum_type(i));
     for (int i = 0; i < desc->nested_type_count(); ++i)
       addMessage(desc->nested_type(i));
+    for (int i = 0; i < desc->extension_count(); ++i)
+      addExtension(desc->extension(i));
   }
 
   void addField(const gp::FieldDescriptor *field) {

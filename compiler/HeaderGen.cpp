@@ -191,6 +191,7 @@ private:
   void emitPresenceAccessors(MessageOp msg, FieldOp field);
   void emitOneofAccessors(MessageOp msg, OneofOp oneof);
   void emitStreamingWriters(MessageOp msg);
+  void emitExtension(ExtensionOp ext);
 
   /// Records that `name` in `scope` stands for `what` (declared by `op`);
   /// reports a clash with an earlier entity of the same name.
@@ -352,6 +353,9 @@ void HeaderWriter::emitFile(FileOp file) {
     emitFunctions(msg);
   for (MessageOp msg : messages)
     emitStreamingWriters(msg);
+  for (ExtensionOp ext : module.getOps<ExtensionOp>())
+    if (inFile(ext))
+      emitExtension(ext);
   os << "\n#endif /* " << guard << " */\n";
 }
 
@@ -618,6 +622,105 @@ void HeaderWriter::emitFunctions(MessageOp msg) {
       emitOneofAccessors(msg, oneof);
     }
   }
+}
+
+/// An extension's record and its typed accessors, inline calls of pbc.h's
+/// pbc_extension_*: values that need no memory (scalars, enums) are
+/// returned, the others (strings and bytes, which may fail a UTF-8 check;
+/// messages and repeated extensions, decoded into an arena) are stored
+/// through a pointer and the call returns a status.
+void HeaderWriter::emitExtension(ExtensionOp ext) {
+  StringRef full = ext.getSymName();
+  FieldOp field = ext.getField();
+  std::string base = cTypeName(ext.getExtendee());
+  std::string what = ("extension \"" + full + "\"").str();
+  auto name = [&](StringRef suffix) {
+    std::string fn = cExtensionAccessorName(full, suffix);
+    declareGlobal(fn, ext, "function " + fn + " of " + what);
+    return fn;
+  };
+  std::string record = cExtensionName(full);
+  declareGlobal(record, ext, "record " + record + " of " + what);
+
+  std::string comment = std::to_string(field.getNumber()) + ": ";
+  comment += field.isRepeated() ? "repeated " : "optional ";
+  if (field.getType() == FieldType::Group)
+    comment += "group ";
+  comment += typeText(field, full) + " " + field.getName().str();
+  if (field.getPacked())
+    comment += " [packed]";
+  if (field.getDefaultValueAttr())
+    comment += " [default = " + defaultText(field) + "]";
+  os << "\n/* extension " << full << " of " << ext.getExtendee() << ": "
+     << comment << (ext.getMessageSet() ? " (a MessageSet item)" : "")
+     << " */\n"
+     << "extern const pbc_extension_info " << record << ";\n";
+
+  std::string elem = elementType(field);
+  std::string ref = "&" + record;
+  os << "static inline bool " << name("has") << "(const " << base
+     << " *m) {\n  return pbc_extension_has(" << ref << ", m);\n}\n";
+  os << "static inline pbc_status " << name("clear") << "(" << base
+     << " *m, pbc_arena *arena) {\n  return pbc_extension_clear(" << ref
+     << ", m, arena);\n}\n";
+  if (field.isRepeated()) {
+    os << "static inline size_t " << name("size") << "(const " << base
+       << " *m) {\n  return pbc_extension_size(" << ref << ", m);\n}\n";
+    // Elements as they are in a repeated member: messages in place.
+    os << "/* Every element, in `arena` (strings and bytes: views into m's "
+          "unknown fields). */\n"
+       << "static inline pbc_status " << name("get") << "(const " << base
+       << " *m, pbc_arena *arena, const " << elem
+       << " **data, size_t *size) {\n"
+       << "  PBC_REPEATED(" << elem << ") v;\n"
+       << "  pbc_status s = pbc_extension_get(" << ref
+       << ", m, arena, &v);\n"
+       << "  *data = v.data;\n  *size = v.size;\n  return s;\n}\n"
+       << "static inline pbc_status " << name("set") << "(" << base
+       << " *m, const " << elem << " *data, size_t size, pbc_arena *arena) "
+       << "{\n  struct { const " << elem
+       << " *data; size_t size; } v = {data, size};\n"
+       << "  return pbc_extension_set(" << ref << ", m, &v, arena);\n}\n";
+    if (field.isMessageLike())
+      os << "static inline pbc_status " << name("add") << "(" << base
+         << " *m, const " << elem << " *value, pbc_arena *arena) {\n"
+         << "  return pbc_extension_add(" << ref
+         << ", m, &value, arena);\n}\n";
+    else
+      os << "static inline pbc_status " << name("add") << "(" << base
+         << " *m, " << elem << " value, pbc_arena *arena) {\n"
+         << "  return pbc_extension_add(" << ref
+         << ", m, &value, arena);\n}\n";
+    return;
+  }
+  if (field.isMessageLike()) {
+    os << "/* A new message in `arena`, its occurrences merged; NULL when "
+          "absent. */\n"
+       << "static inline pbc_status " << name("get") << "(const " << base
+       << " *m, pbc_arena *arena, " << elem << " **value) {\n"
+       << "  return pbc_extension_get(" << ref
+       << ", m, arena, value);\n}\n"
+       << "static inline pbc_status " << name("set") << "(" << base
+       << " *m, const " << elem << " *value, pbc_arena *arena) {\n"
+       << "  return pbc_extension_set(" << ref
+       << ", m, &value, arena);\n}\n";
+    return;
+  }
+  if (fieldTypeInfo(field.getType()).repr == ValueRepr::VIEW) {
+    os << "/* A view into m's unknown fields, or the default. */\n"
+       << "static inline pbc_status " << name("get") << "(const " << base
+       << " *m, " << elem << " *value) {\n"
+       << "  return pbc_extension_get(" << ref
+       << ", m, (pbc_arena *)0, value);\n}\n";
+  } else {
+    os << "static inline " << elem << " " << name("get") << "(const " << base
+       << " *m) {\n  " << elem << " v;\n"
+       << "  (void)pbc_extension_get(" << ref
+       << ", m, (pbc_arena *)0, &v);\n  return v;\n}\n";
+  }
+  os << "static inline pbc_status " << name("set") << "(" << base << " *m, "
+     << elem << " value, pbc_arena *arena) {\n"
+     << "  return pbc_extension_set(" << ref << ", m, &value, arena);\n}\n";
 }
 
 void HeaderWriter::emitOneofAccessors(MessageOp msg, OneofOp oneof) {

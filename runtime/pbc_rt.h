@@ -224,7 +224,34 @@ bool pbc_rt_bytes_equal(const uint8_t *a, size_t a_size, const uint8_t *b,
                         size_t b_size);
 
 /* Writes v as a varint ending at `end`; returns its first byte. */
+/* Extensions as the text format shows them (runtime/extension.c). The
+ * linked extensions of d whose values the unknown fields `u` hold, by
+ * ascending number (*exts, malloc'd), and the unknown fields libprotobuf's
+ * parser would have left once it parsed those (*rest, malloc'd): the
+ * other records, and a closed enum's undeclared values as varint records
+ * of their own. False when memory runs out. */
+bool pbc_rt_split_extensions(const pbc_message_desc *d, const uint8_t *u,
+                             size_t size, const pbc_extension_info ***exts,
+                             size_t *count, uint8_t **rest, size_t *rest_size);
+/* The name text format gives an extension in brackets (libprotobuf's
+ * PrintableNameForExtension), and the linked extension of d that a
+ * bracketed name names (its full name, or that one). */
+const char *pbc_rt_extension_printable_name(const pbc_extension_info *e);
+const pbc_extension_info *pbc_rt_find_extension_named(
+    const pbc_message_desc *d, const char *name, size_t len);
+
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);
+/* v's varint at p, forwards (generic code that writes a few records);
+ * returns its bytes. */
+static inline size_t pbc_rt_put_varint_forward(uint8_t *p, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    p[n++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  p[n++] = (uint8_t)v;
+  return n;
+}
 /* The same when the 10 bytes below `end` may be written: one 8-byte store
  * for values of up to 8 bytes, whatever lands below the varint's start is
  * overwritten later. */

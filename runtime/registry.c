@@ -25,3 +25,41 @@ size_t pbc_message_count(void) {
 const pbc_message_info *pbc_message_at(size_t i) {
   return i < pbc_message_count() ? __start_pbc_msgs[i] : NULL;
 }
+
+/* Extensions by name and number: the `pbc_exts` section, as `pbc_msgs`. */
+extern const pbc_extension_info *const __start_pbc_exts[] PBC_WEAK;
+extern const pbc_extension_info *const __stop_pbc_exts[] PBC_WEAK;
+
+const pbc_extension_info *pbc_find_extension(const char *full_name) {
+  for (const pbc_extension_info *const *it = __start_pbc_exts;
+       it < __stop_pbc_exts; ++it) {
+    if (*it && strcmp((*it)->full_name, full_name) == 0)
+      return *it;
+  }
+  return NULL;
+}
+
+/* By the extendee's description, or, for a description loaded or linked
+ * twice (two libraries sharing a file each define it, weak_odr, and the
+ * linker keeps one; a copy elsewhere has the same name), by its name. */
+const pbc_extension_info *
+pbc_find_extension_by_number(const pbc_message_desc *extendee,
+                             uint32_t number) {
+  for (const pbc_extension_info *const *it = __start_pbc_exts;
+       it < __stop_pbc_exts; ++it) {
+    const pbc_extension_info *e = *it;
+    if (e && e->number == number &&
+        (e->extendee == extendee ||
+         strcmp(e->extendee->strings, extendee->strings) == 0))
+      return e;
+  }
+  return NULL;
+}
+
+size_t pbc_extension_count(void) {
+  return (size_t)(__stop_pbc_exts - __start_pbc_exts);
+}
+
+const pbc_extension_info *pbc_extension_at(size_t i) {
+  return i < pbc_extension_count() ? __start_pbc_exts[i] : NULL;
+}

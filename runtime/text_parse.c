@@ -33,6 +33,10 @@ typedef struct parser {
   /* What each open message has been given (see frame_*), a stack. */
   uint32_t *seen;
   size_t seen_len, seen_cap;
+  /* The singular extensions each open message has been given: pairs of
+   * its frame and the extension's number, innermost last. */
+  uint32_t *ext_seen;
+  size_t ext_len, ext_cap;
   uint32_t depth, max_depth;
   bool allow_field_number, allow_partial;
   pbc_message_finder find_message; /* an Any's type: NULL: linked ones */
@@ -304,6 +308,30 @@ static bool frame_push(parser *ps, const pbc_message_desc *d, size_t *frame) {
 
 static void frame_pop(parser *ps, const pbc_message_desc *d) {
   ps->seen_len -= frame_words(d);
+  while (ps->ext_len > 0 && ps->ext_seen[ps->ext_len - 2] >= ps->seen_len)
+    ps->ext_len -= 2;
+}
+
+/* A singular extension given to the message of `frame`: as frame_has and
+ * frame_set for a field. */
+static bool ext_has(const parser *ps, size_t frame, uint32_t number) {
+  for (size_t i = ps->ext_len; i > 0 && ps->ext_seen[i - 2] >= frame; i -= 2)
+    if (ps->ext_seen[i - 2] == frame && ps->ext_seen[i - 1] == number)
+      return true;
+  return false;
+}
+
+static bool ext_set(parser *ps, size_t frame, uint32_t number) {
+  if (ps->ext_cap - ps->ext_len < 2) {
+    size_t cap = ps->ext_cap ? ps->ext_cap * 2 : 16;
+    uint32_t *p = realloc(ps->ext_seen, cap * sizeof *p);
+    if (p == NULL) return out_of_memory(ps);
+    ps->ext_seen = p;
+    ps->ext_cap = cap;
+  }
+  ps->ext_seen[ps->ext_len++] = (uint32_t)frame;
+  ps->ext_seen[ps->ext_len++] = number;
+  return true;
 }
 
 static bool frame_has(const parser *ps, size_t frame, uint32_t index) {
@@ -647,19 +675,89 @@ static const pbc_field_desc *find_field(const pbc_message_desc *d,
   return f;
 }
 
+/* One value of extension e, as its record: a field's, of the one-field
+ * description `one` stands for it with; a MessageSet item around a
+ * MessageSet extension's message (field 3 of the item). */
+static bool parse_extension_value(parser *ps, const pbc_message_desc *one,
+                                  const pbc_extension_info *e) {
+  bool mset = (e->flags & PBC_EXTENSION_MESSAGE_SET) != 0;
+  if (mset) {
+    TRY(put_tag(ps, PBC_MSET_ITEM, PBC_WIRE_START_GROUP));
+    TRY(put_tag(ps, PBC_MSET_TYPE_ID, PBC_WIRE_VARINT));
+    TRY(put_varint(ps, e->number));
+  }
+  bool set;
+  TRY(pbc_tbl_is_message(&one->fields[0])
+          ? parse_submessage(ps, one, &one->fields[0])
+          : parse_value(ps, one, &one->fields[0], &set));
+  return !mset || put_tag(ps, PBC_MSET_ITEM, PBC_WIRE_END_GROUP);
+}
+
+/* ConsumeField for `[name]` (after the `]`), an extension of d: its values
+ * go into the wire form as records the decoder keeps in the unknown
+ * fields, where the extension's accessors read them. `name` as written,
+ * for errors. */
+static bool parse_extension(parser *ps, size_t frame,
+                            const pbc_extension_info *e, const char *name) {
+  bool repeated = (e->flags & PBC_EXTENSION_REPEATED) != 0;
+  if (!repeated && ext_has(ps, frame, e->number))
+    return SYNTAX(ps, "Non-repeated field \"%s\" is specified multiple "
+                      "times.",
+                  name);
+  /* Messages about its values name it by its short name, as a field. */
+  const char *dot = strrchr(e->full_name, '.');
+  uint32_t short_name = dot ? (uint32_t)(dot + 1 - e->full_name) : 0;
+  pbc_field_desc f = {
+      .number = (e->flags & PBC_EXTENSION_MESSAGE_SET) ? PBC_MSET_MESSAGE
+                                                       : e->number,
+      .type = e->type,
+      .kind = repeated ? PBC_FIELD_REPEATED : PBC_FIELD_BIT,
+      .flags = (uint8_t)(e->flags & (PBC_FIELD_PACKED | PBC_FIELD_UTF8 |
+                                     PBC_FIELD_CLOSED_ENUM))};
+  pbc_field_names names = {short_name, short_name};
+  const void *links[1] = {e->link};
+  pbc_message_desc one = {.fields = &f, .field_names = &names,
+                          .links = links, .strings = e->full_name,
+                          .field_count = 1, .link_count = 1};
+
+  bool message = pbc_tbl_is_message(&f);
+  TRY(message ? skip_optional(ps, ":") : consume(ps, ":"));
+  if (repeated && pbc_lex_at(&ps->lx, "[")) {
+    TRY(next(ps));
+    if (!try_consume(ps, "]")) {
+      for (;;) {
+        TRY(!ps->lx.failed);
+        TRY(parse_extension_value(ps, &one, e));
+        if (try_consume(ps, "]")) break;
+        TRY(consume(ps, ","));
+      }
+    }
+  } else {
+    TRY(parse_extension_value(ps, &one, e));
+  }
+  TRY(!ps->lx.failed);
+  if (!repeated) TRY(ext_set(ps, frame, e->number));
+  return pbc_lex_at(&ps->lx, ";") ? next(ps) : skip_optional(ps, ",");
+}
+
 /* ConsumeField. */
 static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
   if (pbc_lex_at(&ps->lx, "[")) {
     TRY(next(ps));
     if (pbc_tbl_is_any(d)) return parse_any(ps, frame);
-    /* pbc keeps no extensions yet (unknown fields): none is defined. */
+    /* An extension of d the program links, by its full name (or, for a
+     * MessageSet item, its message's). */
     name_buf name = {0};
-    if (consume_type_name(ps, &name) && consume(ps, "]"))
-      SYNTAX(ps, "Extension \"%s\" is not defined or is not an extension of "
-                 "\"%s\".",
-             name.data, pbc_message_full_name(d));
+    bool ok = consume_type_name(ps, &name) && consume(ps, "]");
+    const pbc_extension_info *e =
+        ok ? pbc_rt_find_extension_named(d, name.data, name.len) : NULL;
+    if (ok && e == NULL)
+      ok = SYNTAX(ps, "Extension \"%s\" is not defined or is not an "
+                      "extension of \"%s\".",
+                  name.data, pbc_message_full_name(d));
+    if (ok) ok = parse_extension(ps, frame, e, name.data);
     free(name.data);
-    return false;
+    return ok;
   }
   pbc_token name = {0};
   TRY(consume_identifier(ps, &name));
@@ -778,5 +876,6 @@ pbc_status pbc_text_parse(const pbc_message_info *info, void *m,
   }
   free(ps.out);
   free(ps.seen);
+  free(ps.ext_seen);
   return s;
 }

@@ -23,6 +23,9 @@ typedef struct printer {
   unsigned any_depth; /* Any values being printed expanded */
   unsigned indent;
   pbc_status status; /* NO_NAMES stops the output */
+  /* Where extensions' values are read into (made on first use). */
+  pbc_arena arena;
+  bool has_arena;
 } printer;
 
 static void emit_raw(printer *p, const char *s, size_t n) {
@@ -169,10 +172,11 @@ static void emit_enum(printer *p, const pbc_enum_info *e, int32_t v) {
 static void print_fields(printer *p, const pbc_message_desc *d,
                          const uint8_t *m);
 
-/* A scalar, string or bytes value after its `name: `. */
-static void emit_value(printer *p, const pbc_message_desc *d,
-                       const pbc_field_desc *f, const uint8_t *at) {
-  switch (f->type) {
+/* A scalar, string or bytes value of that type after its `name: ` (an
+ * enum's by its name in `e`). */
+static void emit_scalar(printer *p, uint8_t type, const pbc_enum_info *e,
+                        const uint8_t *at) {
+  switch (type) {
   case PBC_TYPE_DOUBLE: {
     double v;
     memcpy(&v, at, 8);
@@ -201,15 +205,21 @@ static void emit_value(printer *p, const pbc_message_desc *d,
     emit_str(p, *at ? "true" : "false");
     break;
   case PBC_TYPE_ENUM:
-    emit_enum(p, pbc_field_enum(d, f), (int32_t)pbc_tbl_load32(at));
+    emit_enum(p, e, (int32_t)pbc_tbl_load32(at));
     break;
   default: {
-    assert(pbc_tbl_is_view(f));
+    assert(type == PBC_TYPE_STRING || type == PBC_TYPE_BYTES);
     pbc_bytes v = pbc_tbl_load_view(at);
     emit_quoted(p, v.data, v.size);
     break;
   }
   }
+}
+
+static void emit_value(printer *p, const pbc_message_desc *d,
+                       const pbc_field_desc *f, const uint8_t *at) {
+  emit_scalar(p, f->type,
+              f->type == PBC_TYPE_ENUM ? pbc_field_enum(d, f) : NULL, at);
 }
 
 /* A field's name as text format spells it: a group by its message type's
@@ -421,6 +431,61 @@ static bool print_any(printer *p, const pbc_message_desc *d, const uint8_t *m) {
   return ok;
 }
 
+/* ---- Extensions ---------------------------------------------------------- */
+
+/* One value of extension e (an element of a repeated one) on its line:
+ * `[name]` where a field has its name. */
+static void print_extension_value(printer *p, const pbc_extension_info *e,
+                                  const uint8_t *at) {
+  line_start(p);
+  emit(p, "[", 1);
+  emit_str(p, pbc_rt_extension_printable_name(e));
+  emit(p, "]", 1);
+  if (e->type == PBC_TYPE_MESSAGE || e->type == PBC_TYPE_GROUP) {
+    open_block(p);
+    print_fields(p, (const pbc_message_desc *)e->link, at);
+    close_block(p);
+    return;
+  }
+  emit(p, ": ", 2);
+  emit_scalar(p, e->type,
+              e->type == PBC_TYPE_ENUM ? (const pbc_enum_info *)e->link : NULL,
+              at);
+  line_end(p);
+}
+
+/* Extension e's values in m, as libprotobuf prints an extension: each
+ * element of a repeated one, else the value (a message's occurrences
+ * merged). */
+static void print_extension(printer *p, const pbc_extension_info *e,
+                            const uint8_t *m) {
+  if (!p->has_arena) {
+    pbc_arena_init(&p->arena, NULL, 0);
+    p->has_arena = true;
+  }
+  _Alignas(16) uint8_t value[16];
+  pbc_status s = pbc_extension_get(e, m, &p->arena, value);
+  if (s != PBC_OK) {
+    p->status = s;
+    return;
+  }
+  bool message = e->type == PBC_TYPE_MESSAGE || e->type == PBC_TYPE_GROUP;
+  if (!(e->flags & PBC_EXTENSION_REPEATED)) {
+    print_extension_value(p, e, message ? pbc_tbl_load_ptr(value) : value);
+    return;
+  }
+  pbc_bytes v = pbc_tbl_load_view(value);
+  pbc_field_desc f = {.type = e->type};
+  size_t stride = message ? ((const pbc_message_desc *)e->link)->size
+                          : pbc_tbl_type_of(&f)->bytes
+                                ? pbc_tbl_type_of(&f)->bytes
+                                : PBC_VIEW_BYTES;
+  for (size_t k = 0; k < v.size; k++)
+    print_extension_value(p, e, v.data + k * stride);
+}
+
+/* ---- Messages, continued --------------------------------------------------- */
+
 static void print_fields(printer *p, const pbc_message_desc *d,
                          const uint8_t *m) {
   if (d->flags & PBC_MESSAGE_NO_NAMES) {
@@ -428,8 +493,29 @@ static void print_fields(printer *p, const pbc_message_desc *d,
     return;
   }
   if (p->expand_any && pbc_tbl_is_any(d) && print_any(p, d, m)) return;
+  /* The extensions the unknown fields hold print among the fields, by
+   * number, and the rest of the unknown fields after them, as libprotobuf
+   * prints a message whose parser knew the extensions. */
+  pbc_bytes u = {NULL, 0};
+  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS)
+    u = pbc_tbl_load_view(m + d->unknown_offset);
+  const pbc_extension_info **exts = NULL;
+  size_t ext_count = 0, next_ext = 0;
+  uint8_t *rest = NULL;
+  size_t rest_size = 0;
+  if (u.size && pbc_extension_count()) {
+    if (!pbc_rt_split_extensions(d, u.data, u.size, &exts, &ext_count, &rest,
+                                 &rest_size)) {
+      p->status = PBC_ERR_OUT_OF_MEMORY;
+      return;
+    }
+    u.data = rest;
+    u.size = rest_size;
+  }
   for (uint32_t i = 0; i < d->field_count; i++) {
     const pbc_field_desc *f = &d->fields[i];
+    while (next_ext < ext_count && exts[next_ext]->number < f->number)
+      print_extension(p, exts[next_ext++], m);
     if (f->kind != PBC_FIELD_REPEATED) {
       /* A map entry's key and value always print (a message value
        * absent from the input as an empty one), as libprotobuf prints
@@ -447,10 +533,11 @@ static void print_fields(printer *p, const pbc_message_desc *d,
     for (size_t k = 0; k < v.size; k++)
       print_one(p, d, i, v.data + k * stride, true);
   }
-  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS && !p->hide_unknown) {
-    pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
-    if (u.size) print_unknown(p, u.data, u.data + u.size, UNKNOWN_BUDGET);
-  }
+  while (next_ext < ext_count) print_extension(p, exts[next_ext++], m);
+  if (u.size && !p->hide_unknown)
+    print_unknown(p, u.data, u.data + u.size, UNKNOWN_BUDGET);
+  free(exts);
+  free(rest);
 }
 
 static pbc_status print(printer *p, const pbc_message_info *info,
@@ -463,6 +550,7 @@ static pbc_status print(printer *p, const pbc_message_info *info,
     p->find_message_ctx = options->find_message_ctx;
   }
   print_fields(p, info->desc, (const uint8_t *)m);
+  if (p->has_arena) pbc_arena_destroy(&p->arena);
   return p->status;
 }
 

@@ -47,25 +47,15 @@ bool pbc_rt_keep_unknown(pbc_decoder *d, pbc_bytes *unknown,
   return append_copy(d, unknown, start, n);
 }
 
-static size_t put_varint_forward(uint8_t *p, uint64_t v) {
-  size_t n = 0;
-  while (v >= 0x80) {
-    p[n++] = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  p[n++] = (uint8_t)v;
-  return n;
-}
-
 bool pbc_rt_keep_unknown_varint(pbc_decoder *d, pbc_bytes *unknown,
                                 uint64_t value, uint32_t number) {
   assert(number >= 1 && number <= PBC_MAX_FIELD_NUMBER);
   uint8_t record[PBC_MAX_TAG_BYTES + PBC_MAX_VARINT_BYTES];
   /* Shifted in 64 bits, as the value is: for a field number the same tag
    * as pbc_make_tag's. */
-  size_t n = put_varint_forward(
+  size_t n = pbc_rt_put_varint_forward(
       record, (uint64_t)number << PBC_WIRE_TYPE_BITS | PBC_WIRE_VARINT);
-  n += put_varint_forward(record + n, value);
+  n += pbc_rt_put_varint_forward(record + n, value);
   return append_copy(d, unknown, record, n);
 }
 

@@ -212,6 +212,42 @@ typedef struct pbc_enum_info {
   uint32_t flags; /* PBC_ENUM_* */
 } pbc_enum_info;
 
+/* pbc_extension_info.flags, beside PBC_FIELD_PACKED, PBC_FIELD_UTF8,
+ * PBC_FIELD_CLOSED_ENUM and PBC_FIELD_DEFAULT, which mean what they mean
+ * for a field. */
+enum {
+  PBC_EXTENSION_REPEATED = 64,
+  /* An extension of a message_set_wire_format message (an optional
+   * message): written as a MessageSet item, group 1 holding type_id = 2
+   * (the number) and message = 3. */
+  PBC_EXTENSION_MESSAGE_SET = 128
+};
+
+/* An extension: a field declared outside its message (`extend Base { ...
+ * }`). Its values live in the extendee's unknown fields, where decoding
+ * leaves them and the accessors (pbc.h's pbc_extension_*, the generated
+ * EXT_has, EXT_get, ...) read and rewrite them; so an extension costs the
+ * extendee nothing until used. The header declares each as `EXT_ext`;
+ * pbc_find_extension finds the linked ones by name or number. */
+typedef struct pbc_extension_info {
+  const char *full_name; /* "pkg.Scope.ext": its scope's name, not Base's */
+  const pbc_message_desc *extendee;
+  /* A message or group extension's message description, an enum
+   * extension's pbc_enum_info, else NULL. */
+  const void *link;
+  /* A string or bytes default: its default_size bytes (NUL-terminated);
+   * else NULL. */
+  const char *default_bytes;
+  /* A scalar default (PBC_FIELD_DEFAULT): its bytes as pbc_default.value
+   * holds them. */
+  uint64_t default_value;
+  uint32_t number;
+  uint32_t default_size;
+  uint8_t type;  /* pbc_field_type */
+  uint8_t flags; /* PBC_FIELD_* and PBC_EXTENSION_* above */
+  uint16_t reserved; /* zero */
+} pbc_extension_info;
+
 /* ---- Lookups ---------------------------------------------------------------
  * What generic code (text format, JSON, tools) asks of a description
  * besides walking its arrays (runtime/reflect.c). */

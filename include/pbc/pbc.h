@@ -282,6 +282,66 @@ pbc_status pbc_table_encode_at_end(const pbc_message_desc *desc,
                                    const void *m, uint8_t *buf, size_t cap,
                                    uint8_t **start, size_t *written);
 
+/* ---- Extensions ------------------------------------------------------------
+ * An extension's values live in the extendee's unknown fields
+ * (runtime/extension.c): decoding leaves them there as they came, encoding
+ * writes them back, and these calls read and rewrite them; the generated
+ * header wraps each extension EXT in typed inline functions (EXT_has,
+ * EXT_get, EXT_set, ..., docs/generated-api.md). What a value is, as
+ * libprotobuf reads it: a singular scalar, string or bytes extension is
+ * its last occurrence with the right wire type; a singular message is all
+ * occurrences merged; a repeated one is every element, packed or not, in
+ * order; a closed enum's undeclared values are not values (they stay
+ * unknown fields). A message that keeps no unknown fields (a map entry)
+ * has no extensions.
+ *
+ * `value` points to what the struct of a message with the extension as a
+ * field would hold: the C value of a scalar or enum (8, 4 or 1 bytes by
+ * type, as pbc_field_value_bytes), a pbc_bytes/pbc_str view for strings
+ * and bytes, a `void *` to a message struct for a singular message, and a
+ * PBC_REPEATED view of such elements (message elements in place, as
+ * structs) for a repeated extension. */
+
+/* The linked extension of that full name, or of that extendee numbered
+ * `number` (a MessageSet item's type_id); NULL when no linked object
+ * declares it. A library's extensions are listed when its object for the
+ * declaring .proto file is linked in, as its messages are. */
+const pbc_extension_info *pbc_find_extension(const char *full_name);
+const pbc_extension_info *pbc_find_extension_by_number(
+    const pbc_message_desc *extendee, uint32_t number);
+/* Every linked extension: i from 0 to pbc_extension_count()-1. */
+size_t pbc_extension_count(void);
+const pbc_extension_info *pbc_extension_at(size_t i);
+
+/* Whether m holds a value of `e` (repeated: at least one element). */
+bool pbc_extension_has(const pbc_extension_info *e, const void *m);
+/* A repeated extension's number of elements (a singular's 0 or 1). */
+size_t pbc_extension_size(const pbc_extension_info *e, const void *m);
+/* Reads the value into *value. Absent: a scalar's default (zero unless
+ * declared), a string's default view, a NULL message, an empty repeated
+ * view. Strings and bytes are views into the unknown fields (no copy); a
+ * message is decoded into a new struct in `arena` (its occurrences merged,
+ * through the table codec), as are a repeated extension's elements.
+ * Fails when the arena does, or when an occurrence does not decode (a
+ * message's malformed bytes, a proto3 string's invalid UTF-8): the same
+ * statuses as pbc_decode's. */
+pbc_status pbc_extension_get(const pbc_extension_info *e, const void *m,
+                             pbc_arena *arena, void *value);
+/* Replaces every occurrence of `e` in m with *value's canonical encoding
+ * (libprotobuf's: one record; a packed run for a packed extension, none
+ * for an empty repeated one; a MessageSet item), placed before the first
+ * unknown field of a higher number: a message whose extensions are all set
+ * through these calls encodes them in libprotobuf's order. The new unknown
+ * fields are in `arena`; nothing m pointed to is written. */
+pbc_status pbc_extension_set(const pbc_extension_info *e, void *m,
+                             const void *value, pbc_arena *arena);
+/* A repeated extension: appends one element (*value as a singular's). */
+pbc_status pbc_extension_add(const pbc_extension_info *e, void *m,
+                             const void *value, pbc_arena *arena);
+/* Removes every occurrence of `e` from m. */
+pbc_status pbc_extension_clear(const pbc_extension_info *e, void *m,
+                               pbc_arena *arena);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,8 +18,14 @@
  * fields (10 levels deep at most) and else as an escaped string, groups as
  * `N {` ... `}`.
  *
- * Not yet: extensions (pbc keeps them as unknown fields, printed by
- * number).
+ * Extensions the program links (pbc_find_extension) print among the set
+ * fields by number as `[pkg.ext]: value` (a MessageSet item declared in its
+ * message's scope as `[pkg.Item]`), their values read from the unknown
+ * fields as pbc_extension_get reads them; the unknown fields then print
+ * without them, as libprotobuf's parser would have left them. An
+ * extension the program does not link is an unknown field. Printing fails
+ * with the status of a value that does not read (PBC_ERR_INVALID_UTF8,
+ * PBC_ERR_OUT_OF_MEMORY, ...).
  *
  * Parsing (pbc_text_parse) reads what libprotobuf 3.21's TextFormat::Parser
  * reads (ParseFromString: the message is replaced, a required field
@@ -28,6 +34,8 @@
  * follows the suite: a \u or \U escape of a surrogate (also a pair of
  * them) or of a number beyond U+10FFFF is an error, and a string field
  * whose file checks UTF-8 (proto3) rejects text that is not UTF-8.
+ * `[pkg.ext]` names a linked extension of the message; its values are kept
+ * as the extension's records in the unknown fields, in text order.
  *
  * A message compiled as LITE_RUNTIME has no field names
  * (PBC_MESSAGE_NO_NAMES): printing it, or a message holding one, fails with

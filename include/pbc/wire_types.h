@@ -42,6 +42,12 @@ enum {
 /* Field numbers are 1 to 2^29 - 1. */
 #define PBC_MAX_FIELD_NUMBER 536870911u
 
+/* A MessageSet's item (message_set_wire_format): group 1 holding the
+ * extension's number as varint 2 and its message as bytes 3. */
+#define PBC_MSET_ITEM 1u
+#define PBC_MSET_TYPE_ID 2u
+#define PBC_MSET_MESSAGE 3u
+
 static inline uint32_t pbc_make_tag(uint32_t field_number,
                                     pbc_wire_type wire_type) {
   return field_number << PBC_WIRE_TYPE_BITS | (uint32_t)wire_type;

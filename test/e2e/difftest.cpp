@@ -531,6 +531,15 @@ pbc_schema *g_runtime_schema = nullptr;
 constexpr size_t kCanary = 64;
 constexpr uint8_t kCanaryByte = 0x5a;
 
+// A pbc_arena that frees itself.
+struct ScopedArena {
+  pbc_arena a;
+  ScopedArena() { pbc_arena_init(&a, nullptr, 0); }
+  ~ScopedArena() { pbc_arena_destroy(&a); }
+  ScopedArena(const ScopedArena &) = delete;
+  ScopedArena &operator=(const ScopedArena &) = delete;
+};
+
 class PbcMessage {
  public:
   explicit PbcMessage(const pbc_message_info *info) : info_(info) {
@@ -2467,9 +2476,17 @@ class Checker {
   // (ShortDebugString's form), and multi-line with Anys expanded. Also into a buffer one byte short (its
   // prefix, BUFFER_TOO_SMALL) and through a writer of 5-byte chunks. A
   // LITE_RUNTIME library has no names: NO_NAMES.
+  // The libprotobuf message the text format is compared against: one that
+  // knows the schema's extensions, as pbc's text format does those the
+  // program links (all of the schema's, here); with a schema loaded at run
+  // time, which lists none, one that keeps them as unknown fields.
+  std::unique_ptr<Message> TextReference() const {
+    return g_runtime_schema ? ctx_.schema->NewOpaque(d_) : ctx_.schema->New(d_);
+  }
+
   bool Text(const std::string &bytes) {
     g_stats["text format"].first++;
-    std::unique_ptr<Message> lib = ctx_.schema->NewOpaque(d_);
+    std::unique_ptr<Message> lib = TextReference();
     if (!lib->ParseFromString(bytes))
       return Fail("text format", "libprotobuf cannot parse its own serialization", bytes);
     // As description_check.cpp decides it: the command line, else the file.
@@ -2594,17 +2611,13 @@ class Checker {
   bool TextParse(const char *form, const std::string &text, const std::string &bytes) {
     g_stats["text parse"].first++;
     const pbc_message_info *info = pbc_->info();
-    std::unique_ptr<Message> lib = ctx_.schema->NewOpaque(d_);
+    std::unique_ptr<Message> lib = TextReference();
     FirstError lib_error;
     gp::TextFormat::Parser parser;
     parser.RecordErrorsTo(&lib_error);
     const bool lib_ok = parser.ParseFromString(text, lib.get());
-    pbc_arena arena;
-    pbc_arena_init(&arena, nullptr, 0);
-    struct ArenaGuard {
-      pbc_arena *a;
-      ~ArenaGuard() { pbc_arena_destroy(a); }
-    } guard{&arena};
+    ScopedArena scoped;
+    pbc_arena &arena = scoped.a;
     void *m = pbc_arena_alloc(&arena, info->struct_size);
     pbc_text_error error;
     pbc_text_parse_options parse_options = {};
@@ -2633,7 +2646,7 @@ class Checker {
         return Fail(form, "cannot encode what pbc_text_parse made", bytes, &text);
       // Through libprotobuf, whose bytes sort map entries: pbc keeps them
       // in the order read, which a corruption may have unsorted.
-      std::unique_ptr<Message> back = ctx_.schema->NewOpaque(d_);
+      std::unique_ptr<Message> back = TextReference();
       if (!back->ParseFromString(got))
         return Fail(form, "libprotobuf cannot parse pbc's encoding of pbc_text_parse's message",
                     bytes, &text);
@@ -2661,9 +2674,21 @@ class Checker {
       return Fail(form, "pbc_text_parse rejects what libprotobuf accepts: " + where +
                             "\ntext:\n" + text, bytes);
     }
-    if (s == PBC_OK)
+    if (s == PBC_OK) {
+      // A required field missing only inside an extension's message: not
+      // checked by pbc, which keeps extensions in the unknown fields (as
+      // its decoder, above).
+      std::unique_ptr<Message> partial = TextReference();
+      gp::TextFormat::Parser partial_parser;
+      partial_parser.AllowPartialMessage(true);
+      if (lib_error.line == -1 && partial_parser.ParseFromString(text, partial.get()) &&
+          MissingOnlyInExtensions(*partial)) {
+        g_stats["text parse: required field inside an extension"].first++;
+        return true;
+      }
       return Fail(form, "pbc_text_parse accepts what libprotobuf rejects (" + lib_where +
                             ")\ntext:\n" + text, bytes);
+    }
     g_stats["text parse: rejected"].first++;
     if (lib_error.line == -1) {
       // An error of the whole message: a required field missing.
@@ -3131,6 +3156,208 @@ bool CheckClosedEnumUnknowns(const Context &ctx, const Message &msg, Checker *c,
 
 // All checks for one message with its canonical bytes. Returns false and
 // reports on the first failure.
+// (x) Extensions through pbc's accessors (pbc.h, "Extensions"), for each
+// extension of the message's type in pbc's registry, against libprotobuf's
+// ExtensionSet: has and size; each value read from the decoded message
+// (scalars and strings compared with libprotobuf's getters, set or not)
+// and set alone on an empty message (by pbc_extension_set, and element by
+// element by pbc_extension_add) gives libprotobuf's bytes of a message
+// holding only that extension; clearing one gives its bytes without it;
+// and the message without its extensions, each then set in a random
+// order, gives the message's bytes (libprotobuf writes extensions by
+// number, and so do pbc's setters).
+bool CheckExtensions(const Context &ctx, const Message &msg, Rng &r) {
+  const Descriptor *d = msg.GetDescriptor();
+  const pbc_message_info *info = pbc_find_message(d->full_name().c_str());
+  if (g_runtime_schema || !info || d->extension_range_count() == 0) return true;
+  std::vector<const pbc_extension_info *> exts;
+  for (size_t i = 0; i < pbc_extension_count(); i++) {
+    const pbc_extension_info *e = pbc_extension_at(i);
+    if (e && d->full_name() == e->extendee->strings) exts.push_back(e);
+  }
+  if (exts.empty()) return true;
+  g_stats["extensions"].first++;
+  const Reflection *R = msg.GetReflection();
+  const gp::DescriptorPool *pool = d->file()->pool();
+  ScopedArena scoped;
+  pbc_arena &arena = scoped.a;
+  const pbc_decode_options partial = {0, true, false};
+  auto fresh = [&]() {
+    void *m = pbc_message_new(info, &arena);
+    if (!m) Die("out of memory");
+    return m;
+  };
+  auto encode = [&](const void *m) {
+    std::string out(pbc_message_encoded_size(info, m), '\0');
+    size_t written = 0;
+    pbc_message_encode(info, m, reinterpret_cast<uint8_t *>(&out[0]), out.size(), &written);
+    out.resize(written);
+    return out;
+  };
+  const std::string bytes = Det(msg);
+  auto decoded = [&]() {
+    void *m = fresh();
+    pbc_status st = pbc_decode(info, m, reinterpret_cast<const uint8_t *>(bytes.data()),
+                               bytes.size(), &arena, &partial);
+    return st == PBC_OK ? m : nullptr;
+  };
+  auto fail = [&](const std::string &check, const std::string &detail, const std::string *lib,
+                  const std::string *pbc) {
+    Failure f;
+    f.check = "extensions: " + check;
+    f.detail = detail;
+    f.input = bytes;
+    if (lib) f.has_lib = true, f.lib_out = *lib;
+    if (pbc) f.has_pbc = true, f.pbc_out = *pbc;
+    ReportFailure(ctx, d, f);
+    return false;
+  };
+  void *whole = decoded();
+  if (!whole) return fail("decode", "pbc does not decode libprotobuf's bytes", nullptr, nullptr);
+
+  for (const pbc_extension_info *e : exts) {
+    const FieldDescriptor *fd = pool->FindExtensionByName(e->full_name);
+    std::string name = e->full_name;
+    if (!fd) return fail(name, "libprotobuf has no extension of that name", nullptr, nullptr);
+    size_t lib_size = fd->is_repeated() ? static_cast<size_t>(R->FieldSize(msg, fd))
+                                        : R->HasField(msg, fd);
+    if (pbc_extension_has(e, whole) != (lib_size != 0) || pbc_extension_size(e, whole) != lib_size)
+      return fail(name + " has/size",
+                  "libprotobuf holds " + std::to_string(lib_size) + ", pbc_extension_size says " +
+                      std::to_string(pbc_extension_size(e, whole)),
+                  nullptr, nullptr);
+    alignas(16) uint8_t value[16] = {};
+    pbc_status st = pbc_extension_get(e, whole, &arena, value);
+    if (st != PBC_OK)
+      return fail(name + " get", std::string("pbc_extension_get: ") + pbc_status_str(st),
+                  nullptr, nullptr);
+    // Singular scalars and strings, present or not: libprotobuf's getter.
+    if (!fd->is_repeated() && fd->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) {
+      bool same = true;
+      std::string lib_text, pbc_text;
+      switch (fd->cpp_type()) {
+#define SCALAR(CPP, T, Get)                                                  \
+  case FieldDescriptor::CPP: {                                               \
+    T v;                                                                     \
+    memcpy(&v, value, sizeof v);                                             \
+    T want = R->Get(msg, fd);                                                \
+    same = memcmp(&v, &want, sizeof v) == 0;                                 \
+    lib_text = std::to_string(want), pbc_text = std::to_string(v);           \
+    break;                                                                   \
+  }
+        SCALAR(CPPTYPE_INT32, int32_t, GetInt32)
+        SCALAR(CPPTYPE_INT64, int64_t, GetInt64)
+        SCALAR(CPPTYPE_UINT32, uint32_t, GetUInt32)
+        SCALAR(CPPTYPE_UINT64, uint64_t, GetUInt64)
+        SCALAR(CPPTYPE_FLOAT, float, GetFloat)
+        SCALAR(CPPTYPE_DOUBLE, double, GetDouble)
+        SCALAR(CPPTYPE_ENUM, int32_t, GetEnumValue)
+#undef SCALAR
+      case FieldDescriptor::CPPTYPE_BOOL: {
+        bool want = R->GetBool(msg, fd);
+        same = (value[0] != 0) == want;
+        lib_text = want ? "true" : "false", pbc_text = value[0] ? "true" : "false";
+        break;
+      }
+      case FieldDescriptor::CPPTYPE_STRING: {
+        pbc_bytes v;
+        memcpy(&v, value, sizeof v);
+        lib_text = R->GetString(msg, fd);
+        pbc_text.assign(reinterpret_cast<const char *>(v.data), v.size);
+        same = lib_text == pbc_text;
+        break;
+      }
+      default:
+        break;
+      }
+      if (!same)
+        return fail(name + " value", "libprotobuf's getter gives " + lib_text + ", pbc's " + pbc_text,
+                    nullptr, nullptr);
+    }
+    // The value alone, set on an empty message.
+    std::unique_ptr<Message> only(msg.New());
+    if (fd->is_repeated()) {
+      for (int i = 0; i < R->FieldSize(msg, fd); i++) CopyElement(msg, fd, i, only.get(), ctx.schema->factory.get());
+    } else if (R->HasField(msg, fd)) {
+      CopySingular(msg, fd, only.get(), ctx.schema->factory.get());
+    }
+    const std::string want = Det(*only);
+    // (An absent singular scalar reads as its default: set, it would be
+    // present.)
+    void *alone = fresh();
+    if (fd->is_repeated() || lib_size) st = pbc_extension_set(e, alone, value, &arena);
+    std::string got = encode(alone);
+    if (st != PBC_OK || got != want)
+      return fail(name + " set", std::string("pbc_extension_set: ") + pbc_status_str(st), &want,
+                  &got);
+    if (fd->is_repeated()) {
+      struct {
+        const uint8_t *data;
+        size_t size;
+      } view;
+      memcpy(&view, value, sizeof view);
+      size_t stride = fd->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE
+                          ? static_cast<const pbc_message_desc *>(e->link)->size
+                      : fd->cpp_type() == FieldDescriptor::CPPTYPE_STRING ? sizeof(pbc_bytes)
+                                                                           : 0;
+      if (stride == 0) {
+        static const uint8_t kBytes[] = {0, 8, 4, 8, 8, 4, 8, 4, 1, 0, 0, 0, 0, 4, 4, 4, 8, 4, 8};
+        stride = kBytes[e->type];
+      }
+      void *added = fresh();
+      for (size_t i = 0; i < view.size && st == PBC_OK; i++) {
+        const void *element = view.data + i * stride;
+        st = fd->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE
+                 ? pbc_extension_add(e, added, &element, &arena)
+                 : pbc_extension_add(e, added, element, &arena);
+      }
+      got = encode(added);
+      if (st != PBC_OK || got != want)
+        return fail(name + " add", std::string("pbc_extension_add: ") + pbc_status_str(st),
+                    &want, &got);
+    }
+    // Cleared.
+    void *cleared = decoded();
+    st = pbc_extension_clear(e, cleared, &arena);
+    std::unique_ptr<Message> lib_cleared(msg.New());
+    lib_cleared->CopyFrom(msg);
+    lib_cleared->GetReflection()->ClearField(lib_cleared.get(), fd);
+    const std::string want_cleared = Det(*lib_cleared);
+    got = encode(cleared);
+    if (st != PBC_OK || got != want_cleared)
+      return fail(name + " clear", std::string("pbc_extension_clear: ") + pbc_status_str(st),
+                  &want_cleared, &got);
+  }
+
+  // Rebuilt: the message without extensions, then each set (random order).
+  if (!R->GetUnknownFields(msg).empty()) return true;
+  std::unique_ptr<Message> bare(msg.New());
+  bare->CopyFrom(msg);
+  std::vector<const FieldDescriptor *> set;
+  R->ListFields(msg, &set);
+  for (const FieldDescriptor *f : set)
+    if (f->is_extension()) bare->GetReflection()->ClearField(bare.get(), f);
+  const std::string bare_bytes = Det(*bare);
+  void *rebuilt = fresh();
+  if (pbc_decode(info, rebuilt, reinterpret_cast<const uint8_t *>(bare_bytes.data()),
+                 bare_bytes.size(), &arena, &partial) != PBC_OK)
+    return fail("rebuild", "pbc does not decode the message without extensions", nullptr,
+                nullptr);
+  for (size_t i = exts.size(); i > 1; i--) std::swap(exts[i - 1], exts[r.Below(i)]);
+  for (const pbc_extension_info *e : exts) {
+    alignas(16) uint8_t value[16] = {};
+    if (!pbc_extension_has(e, whole)) continue;
+    pbc_status st = pbc_extension_get(e, whole, &arena, value);
+    if (st == PBC_OK) st = pbc_extension_set(e, rebuilt, value, &arena);
+    if (st != PBC_OK)
+      return fail("rebuild", std::string(e->full_name) + ": " + pbc_status_str(st), nullptr,
+                  nullptr);
+  }
+  std::string got = encode(rebuilt);
+  if (got != bytes) return fail("rebuild", "every extension set again", &bytes, &got);
+  return true;
+}
+
 bool CheckMessage(const Context &ctx, const Message &msg, const std::string &bytes,
                   PbcMessage *pbc, Rng &r) {
   const Descriptor *d = msg.GetDescriptor();
@@ -3209,6 +3436,8 @@ bool CheckMessage(const Context &ctx, const Message &msg, const std::string &byt
       if (!c.Same("allow missing required", bad, partial)) return fail();
     }
   }
+  // (x) extensions through pbc's accessors.
+  if (!CheckExtensions(ctx, msg, r)) return false;
   // (f) arena cap.
   if (r.Chance(0.1) && !c.ArenaCap(bytes)) return fail();
   // (o) generic operations (a third of the cases: each runs about forty

@@ -86,6 +86,15 @@ std::string pbc::proto::cInfoName(StringRef fullName) {
   return cFunctionName(fullName, "info");
 }
 
+std::string pbc::proto::cExtensionName(StringRef fullName) {
+  return cFunctionName(fullName, "ext");
+}
+
+std::string pbc::proto::cExtensionAccessorName(StringRef fullName,
+                                               StringRef suffix) {
+  return cFunctionName(fullName, suffix);
+}
+
 std::string pbc::proto::cAccessorName(StringRef messageFullName,
                                       Accessor accessor, StringRef fieldName) {
   auto name = [&](StringRef prefix, StringRef suffix = "") {
@@ -199,6 +208,10 @@ std::string pbc::proto::internalEnumInfo(StringRef fullName) {
 
 std::string pbc::proto::internalEnumData(StringRef fullName) {
   return internalFunctionName(fullName, "enum_data");
+}
+
+std::string pbc::proto::internalExtensionData(StringRef fullName) {
+  return internalFunctionName(fullName, "ext_data");
 }
 
 std::string pbc::proto::jsonName(StringRef fieldName) {

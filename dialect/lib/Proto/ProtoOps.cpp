@@ -155,8 +155,11 @@ LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &symbols) {
   auto typeName = getTypeNameAttr();
   if (!typeName)
     return success();
-  Operation *target = symbols.lookupNearestSymbolFrom(
-      getParentMessage()->getParentOp(), typeName);
+  // The module: a message's or an extension's parent.
+  Operation *scope = (*this)->getParentOp();
+  while (!isa<ModuleOp>(scope))
+    scope = scope->getParentOp();
+  Operation *target = symbols.lookupNearestSymbolFrom(scope, typeName);
   if (getType() == FieldType::Enum) {
     if (!isa_and_nonnull<EnumOp>(target))
       return emitOpError("type ") << typeName << " is not a known enum";
@@ -273,6 +276,56 @@ LogicalResult OneofOp::verifyRegions() {
   }
   if (empty)
     return emitOpError("a oneof needs at least one field");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ExtensionOp
+//===----------------------------------------------------------------------===//
+
+FieldOp ExtensionOp::getField() {
+  return cast<FieldOp>(getBody().front().front());
+}
+
+LogicalResult ExtensionOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.empty() || !isa<FieldOp>(body.front()) ||
+      std::next(body.begin()) != body.end())
+    return emitOpError("an extension holds exactly one proto.field");
+  FieldOp field = getField();
+  // protoc: "The extension ... cannot be required" (and has presence).
+  Cardinality card = field.getCardinality();
+  if (card != Cardinality::Optional && card != Cardinality::Repeated)
+    return field.emitOpError("an extension is optional or repeated, not ")
+           << stringifyCardinality(card);
+  if (field.getOffset() || field.getPresenceBit())
+    return field.emitOpError(
+        "an extension's field has no layout: it lives in the extendee's "
+        "unknown fields");
+  if (field.getFollowedBy())
+    return field.emitOpError("an extension's field has no followed_by");
+  if (getMessageSet() && (field.getType() != FieldType::Message ||
+                          card != Cardinality::Optional))
+    return emitOpError("a message_set extension is an optional message");
+  return success();
+}
+
+LogicalResult ExtensionOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto extendee = symbols.lookupNearestSymbolFrom<MessageOp>(
+      (*this)->getParentOp(), getExtendeeAttr());
+  if (!extendee)
+    return emitOpError("extendee ")
+           << getExtendeeAttr() << " is not a known message";
+  if (extendee.getMapEntry())
+    return emitOpError("a map entry cannot be extended");
+  // The extendee's own fields, where this module has them (a declaration
+  // of another file's message has none).
+  int32_t number = getField().getNumber();
+  for (FieldOp f : extendee.getFields())
+    if (f.getNumber() == number)
+      return emitOpError("field number ")
+             << number << " is already used by field \"" << f.getName()
+             << "\" of " << getExtendeeAttr();
   return success();
 }
 

@@ -235,6 +235,12 @@ LLVM::GlobalOp CodecContext::descGlobal(const MessagePlan &m) {
       abi::llvmStructType(b.getContext(), abi::DescRecord::Message));
 }
 
+LLVM::GlobalOp CodecContext::extensionInfoGlobal(StringRef fullName) {
+  return declareRecord(
+      cExtensionName(fullName),
+      abi::llvmStructType(b.getContext(), abi::DescRecord::Extension));
+}
+
 LLVM::GlobalOp CodecContext::enumInfoGlobal(EnumOp e) {
   return declareRecord(
       internalEnumInfo(e.getSymName()),

@@ -53,6 +53,10 @@ public:
   bool generates(EnumOp e) const {
     return files.empty() || files.contains(e.getFile());
   }
+  /// The same for an extension's pbc_extension_info.
+  bool generates(ExtensionOp e) const {
+    return files.empty() || files.contains(e.getFile());
+  }
   /// Whether `m` or a message it can hold may have a required field.
   /// Another file's message is a declaration without fields in the module
   /// a file's code is built from (see the driver): it may.
@@ -125,6 +129,9 @@ public:
   mlir::LLVM::GlobalOp descGlobal(const MessagePlan &m);
   /// Enum `e`'s pbc_enum_info, declared alike; buildEnumInfo defines it.
   mlir::LLVM::GlobalOp enumInfoGlobal(EnumOp e);
+  /// Extension `fullName`'s pbc_extension_info, `EXT_ext`;
+  /// buildExtensionInfo defines it.
+  mlir::LLVM::GlobalOp extensionInfoGlobal(llvm::StringRef fullName);
 
   //===------------------------------------------------------------------===//
   // Fields in memory
@@ -251,12 +258,17 @@ mlir::FailureOr<Description> buildDescription(CodecContext &cx,
                                               const MessagePlan &m);
 /// An enum's pbc_enum_info (Description.cpp).
 void buildEnumInfo(CodecContext &cx, EnumOp e);
+/// An extension's pbc_extension_info (Description.cpp), given its enum
+/// (enum extensions; else null), and its entry in the `pbc_exts` section
+/// (which pbc_find_extension walks); returns the entry.
+mlir::FlatSymbolRefAttr buildExtensionInfo(CodecContext &cx, ExtensionOp ext,
+                                           EnumOp enumType);
 /// The pbc_message_info record of a message, pointing to its description,
 /// and its entry in the `pbc_msgs` section (which pbc_find_message walks);
 /// returns the entry.
 mlir::FlatSymbolRefAttr buildInfo(CodecContext &cx, const MessagePlan &m,
                                   const Description &desc);
-/// Keeps the `pbc_msgs` entries in the module (nothing references them by
+/// Keeps the `pbc_msgs` and `pbc_exts` entries in the module (nothing references them by
 /// name) without making the linker keep them: a program that never calls
 /// pbc_find_message links only the messages it reaches.
 void buildUsedList(CodecContext &cx, llvm::ArrayRef<mlir::Attribute> entries);

@@ -525,3 +525,87 @@ void pbc::proto::buildEnumInfo(CodecContext &cx, EnumOp e) {
       .set("flags", e.getClosed() ? PBC_ENUM_CLOSED : 0)
       .finish();
 }
+
+FlatSymbolRefAttr pbc::proto::buildExtensionInfo(CodecContext &cx,
+                                                 ExtensionOp ext,
+                                                 EnumOp enumType) {
+  OpBuilder &b = cx.b;
+  FieldOp field = ext.getField();
+  StringRef fullName = ext.getSymName();
+  // The full name, then a string or bytes default: one blob.
+  std::string data = fullName.str();
+  data.push_back('\0');
+  size_t defaultAt = data.size();
+  uint64_t defaultValue = 0, defaultSize = 0;
+  bool bytesDefault = false;
+  TypedAttr value = field.getDefaultValueAttr();
+  if (auto text = dyn_cast_or_null<StringAttr>(value)) {
+    bytesDefault = true;
+    defaultSize = text.getValue().size();
+    data += text.getValue();
+    data.push_back('\0');
+  } else if (value) {
+    StringPool unused;
+    defaultValue = defaultBits(value, unused);
+  }
+  LLVM::GlobalOp blob =
+      bytesGlobal(cx, internalExtensionData(fullName), data);
+
+  const FieldTypeInfo &type = fieldTypeInfo(field.getType());
+  uint8_t flags = 0;
+  if (field.getPacked())
+    flags |= PBC_FIELD_PACKED;
+  if (field.getUtf8())
+    flags |= PBC_FIELD_UTF8;
+  if (field.getClosed())
+    flags |= PBC_FIELD_CLOSED_ENUM;
+  if (value)
+    flags |= PBC_FIELD_DEFAULT;
+  if (field.isRepeated())
+    flags |= PBC_EXTENSION_REPEATED;
+  if (ext.getMessageSet())
+    flags |= PBC_EXTENSION_MESSAGE_SET;
+
+  // weak_odr like the info records: every library that compiles the file
+  // defines it.
+  LLVM::GlobalOp info = cx.extensionInfoGlobal(fullName);
+  info.setLinkage(LLVM::Linkage::WeakODR);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&info.getInitializerRegion().emplaceBlock());
+    Value link = cx.null();
+    if (field.isMessageLike())
+      link = b.create<LLVM::AddressOfOp>(
+          cx.loc, cx.descGlobal(cx.plan.message(*field.getTypeName())));
+    else if (enumType)
+      link = b.create<LLVM::AddressOfOp>(cx.loc, cx.enumInfoGlobal(enumType));
+    RecordStruct(cx, DescRecord::Extension)
+        .set("full_name", pointerInto(cx, blob, 0))
+        .set("extendee", b.create<LLVM::AddressOfOp>(
+                             cx.loc, cx.descGlobal(cx.plan.message(
+                                         ext.getExtendee()))))
+        .set("link", link)
+        .set("default_bytes",
+             bytesDefault ? pointerInto(cx, blob, defaultAt) : cx.null())
+        .set("default_value", defaultValue)
+        .set("number", static_cast<uint32_t>(field.getNumber()))
+        .set("default_size", defaultSize)
+        .set("type", type.number)
+        .set("flags", flags)
+        .set("reserved", 0)
+        .finish();
+  }
+
+  // Its entry in the `pbc_exts` section, which pbc_find_extension walks:
+  // as a message's in `pbc_msgs` (buildInfo).
+  std::string entryName = internalSectionEntry(fullName);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(cx.module.getBody());
+  auto entry = b.create<LLVM::GlobalOp>(cx.loc, cx.ptrTy, /*isConstant=*/false,
+                                        LLVM::Linkage::Internal, entryName,
+                                        Attribute(), /*alignment=*/8);
+  entry.setSectionAttr(b.getStringAttr("pbc_exts"));
+  b.setInsertionPointToStart(&entry.getInitializerRegion().emplaceBlock());
+  b.create<LLVM::ReturnOp>(cx.loc, b.create<LLVM::AddressOfOp>(cx.loc, info));
+  return FlatSymbolRefAttr::get(b.getContext(), entryName);
+}

@@ -2,7 +2,8 @@
 //
 // For every message this pass writes its codecs, specialized code or calls
 // into the table codec as its tier says, and its description (the constant
-// record generic code and the table codec read: Description.cpp). Each role has
+// record generic code and the table codec read: Description.cpp); for every
+// extension, its record. Each role has
 // its file (see CodecContext.h); this one runs them, message by message,
 // from the encoding plan of the laid-out schema, and then drops the proto
 // ops.
@@ -63,9 +64,21 @@ struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
       }
       infos.push_back(buildInfo(cx, *m, *desc));
     }
+    llvm::StringMap<EnumOp> enums;
+    for (EnumOp e : module.getOps<EnumOp>())
+      enums[e.getSymName()] = e;
+    for (ExtensionOp ext : module.getOps<ExtensionOp>()) {
+      if (!cx.generates(ext))
+        continue;
+      FieldOp field = ext.getField();
+      EnumOp enumType;
+      if (field.getType() == FieldType::Enum)
+        enumType = enums.lookup(*field.getTypeName());
+      infos.push_back(buildExtensionInfo(cx, ext, enumType));
+    }
     buildUsedList(cx, infos);
     for (Operation &op : llvm::make_early_inc_range(module.getOps()))
-      if (isa<MessageOp, EnumOp, FileOp>(op))
+      if (isa<MessageOp, EnumOp, FileOp, ExtensionOp>(op))
         op.erase();
   }
 };

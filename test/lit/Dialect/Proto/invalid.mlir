@@ -286,3 +286,115 @@ proto.message @M file "a.proto" {
   // expected-error@+1 {{followed_by 2 is not another field of the message}}
   proto.field "b" = 2 : int32 repeated followed_by 2
 }
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+// expected-error@+1 {{an extension holds exactly one proto.field}}
+proto.extension @e extends @M file "a.proto" {
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+// expected-error@+1 {{an extension holds exactly one proto.field}}
+proto.extension @e extends @M file "a.proto" {
+  proto.field "e" = 100 : int32 optional
+  proto.field "f" = 101 : int32 optional
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+proto.extension @e extends @M file "a.proto" {
+  // expected-error@+1 {{an extension is optional or repeated, not required}}
+  proto.field "e" = 100 : int32 required
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+proto.extension @e extends @M file "a.proto" {
+  // expected-error@+1 {{an extension is optional or repeated, not implicit}}
+  proto.field "e" = 100 : int32 implicit
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+proto.extension @e extends @M file "a.proto" {
+  // expected-error@+1 {{an extension's field has no layout: it lives in the extendee's unknown fields}}
+  proto.field "e" = 100 : int32 optional {offset = 8 : i64}
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+proto.extension @e extends @M file "a.proto" {
+  // expected-error@+1 {{an extension's field has no followed_by}}
+  proto.field "e" = 100 : int32 optional followed_by 3
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+// expected-error@+1 {{a message_set extension is an optional message}}
+proto.extension @e extends @M file "a.proto" message_set {
+  proto.field "e" = 100 : int32 optional
+}
+
+// -----
+
+proto.enum @E file "a.proto" closed {
+  proto.enum_value "A" = 1
+}
+// expected-error@+1 {{extendee @E is not a known message}}
+proto.extension @e extends @E file "a.proto" {
+  proto.field "e" = 100 : int32 optional
+}
+
+// -----
+
+proto.message @M file "a.proto" map_entry {
+  proto.field "key" = 1 : int32 optional
+  proto.field "value" = 2 : int32 optional
+}
+// expected-error@+1 {{a map entry cannot be extended}}
+proto.extension @e extends @M file "a.proto" {
+  proto.field "e" = 100 : int32 optional
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+  proto.field "a" = 100 : int32 optional
+}
+// expected-error@+1 {{field number 100 is already used by field "a" of @M}}
+proto.extension @e extends @M file "a.proto" {
+  proto.field "e" = 100 : int32 optional
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+proto.extension @e extends @M file "a.proto" {
+  // expected-error@+1 {{type @Nope is not a known message}}
+  proto.field "e" = 100 : message<@Nope> optional
+}
+
+// -----
+
+proto.message @M file "a.proto" {
+}
+proto.extension @e extends @M file "a.proto" {
+  // expected-error@+1 {{only repeated scalar fields can be packed}}
+  proto.field "e" = 100 : int32 optional packed
+}

@@ -69,3 +69,24 @@ proto.enum @tutorial.Kind file "addressbook.proto" closed allow_alias {
   proto.enum_value "B" = 2
   proto.enum_value "B2" = 2
 }
+
+// CHECK-LABEL: proto.extension @tutorial.Person.G.note extends @tutorial.Person.PhoneNumber file "addressbook.proto" {
+// CHECK-NEXT: proto.field "note" = 100 : string repeated
+// CHECK-NEXT: }
+proto.extension @tutorial.Person.G.note extends @tutorial.Person.PhoneNumber file "addressbook.proto" {
+  proto.field "note" = 100 : string repeated
+}
+
+// CHECK-LABEL: proto.extension @tutorial.item extends @tutorial.Person.G file "addressbook.proto" message_set {
+// CHECK-NEXT: proto.field "item" = 7 : message<@tutorial.Person.G> optional
+// CHECK-NEXT: }
+proto.extension @tutorial.item extends @tutorial.Person.G file "addressbook.proto" message_set {
+  proto.field "item" = 7 : message<@tutorial.Person.G> optional
+}
+
+// CHECK-LABEL: proto.extension @tutorial.kind extends @tutorial.Person.G file "addressbook.proto" {
+// CHECK-NEXT: proto.field "kind" = 8 : enum<@tutorial.Kind> optional closed default 2 : i32
+// CHECK-NEXT: }
+proto.extension @tutorial.kind extends @tutorial.Person.G file "addressbook.proto" {
+  proto.field "kind" = 8 : enum<@tutorial.Kind> optional closed default 2 : i32
+}

@@ -71,6 +71,13 @@ std::string cFunctionName(llvm::StringRef fullName, llvm::StringRef suffix);
 /// like its functions, for generic code to find next to them.
 std::string cInfoName(llvm::StringRef fullName);
 
+/// Extension `fullName`'s pbc_extension_info record, `<C name>_ext`
+/// (`pkg.Scope.ext` -> `pkg_Scope_ext_ext`), and its typed accessors,
+/// `<C name>_<suffix>` (`_has`, `_get`, `_set`, ...).
+std::string cExtensionName(llvm::StringRef fullName);
+std::string cExtensionAccessorName(llvm::StringRef fullName,
+                                   llvm::StringRef suffix);
+
 /// The inline functions the header defines per field (Clear: also per
 /// oneof), named `<C type>_<prefix><field><suffix>`.
 enum class Accessor {
@@ -106,6 +113,10 @@ std::string internalSectionEntry(llvm::StringRef fullName);
 /// and strings, `..._enum_data`.
 std::string internalEnumInfo(llvm::StringRef fullName);
 std::string internalEnumData(llvm::StringRef fullName);
+/// Extension `fullName`'s strings (its full name, a string default),
+/// `pbc__<C name>_ext_data`; its `pbc_exts` section entry is
+/// internalSectionEntry's, as a message's (full names are unique).
+std::string internalExtensionData(llvm::StringRef fullName);
 
 //===----------------------------------------------------------------------===//
 // Protobuf's own names

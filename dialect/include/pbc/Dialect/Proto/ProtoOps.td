@@ -149,7 +149,7 @@ def Proto_OneofOp : Proto_Op<"oneof", [
 }
 
 def Proto_FieldOp : Proto_Op<"field", [
-    ParentOneOf<["MessageOp", "OneofOp"]>,
+    ParentOneOf<["MessageOp", "OneofOp", "ExtensionOp"]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a field of a message";
   let description = [{
@@ -205,10 +205,64 @@ def Proto_FieldOp : Proto_Op<"field", [
     bool isMessageLike() {
       return getType() == FieldType::Message || getType() == FieldType::Group;
     }
+    /// The message it is a field of; null for an extension's field.
     MessageOp getParentMessage();
     /// The oneof this field belongs to, if any.
     OneofOp getOneof();
   }];
+}
+
+def Proto_ExtensionOp : Proto_Op<"extension", [
+    Symbol, SingleBlock, NoTerminator, NoRegionArguments,
+    HasParent<"mlir::ModuleOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an extension of a message, named by its full name";
+  let description = [{
+    ```mlir
+    proto.extension @pkg.ext_count extends @pkg.Base file "ext.proto" {
+      proto.field "ext_count" = 100 : int32 optional
+    }
+    proto.extension @pkg.Item.item extends @pkg.Set file "ext.proto" message_set {
+      proto.field "item" = 1000 : message<@pkg.Item> optional
+    }
+    ```
+    An `extend` block's field: its one `proto.field` says what a field of
+    the extendee would (number, type, cardinality, packed, default); the
+    symbol is the extension's full name (its scope's, not the extendee's:
+    `pkg.Item.item`), `file` the file that declares it. An extension is
+    optional or repeated. Its data lives in the extendee's unknown fields
+    (the accessors read and rewrite them there), so it changes neither the
+    extendee's layout nor its codecs; `message_set` marks an extension of a
+    `message_set_wire_format` message, written as a MessageSet item.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$extendee,
+                       StrAttr:$file, UnitAttr:$message_set);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `extends` $extendee `file` $file (`message_set` $message_set^)?
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Its field (the verifier checks there is exactly one).
+    FieldOp getField();
+  }];
+  let builders = [
+    OpBuilder<(ins "llvm::StringRef":$name, "llvm::StringRef":$extendee,
+                   "llvm::StringRef":$file, "bool":$messageSet), [{
+      $_state.addAttribute(getSymNameAttrName($_state.name),
+                           $_builder.getStringAttr(name));
+      $_state.addAttribute(getExtendeeAttrName($_state.name),
+                           mlir::FlatSymbolRefAttr::get(
+                               $_builder.getContext(), extendee));
+      $_state.addAttribute(getFileAttrName($_state.name),
+                           $_builder.getStringAttr(file));
+      if (messageSet)
+        $_state.addAttribute(getMessageSetAttrName($_state.name),
+                             $_builder.getUnitAttr());
+      $_state.addRegion()->emplaceBlock();
+    }]>];
+  let skipDefaultBuilders = 1;
 }
 
 def Proto_EnumOp : Proto_Op<"enum", [
