@@ -748,8 +748,7 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d, const uint8_t *u,
   bool mset = false; /* an item is an item only where d is a MessageSet */
   for (size_t i = 0; i < pbc_extension_count() && !mset; i++) {
     const pbc_extension_info *e = pbc_extension_at(i);
-    mset = e && is_mset(e) &&
-           (e->extendee == d || strcmp(e->extendee->strings, d->strings) == 0);
+    mset = e && is_mset(e) && e->extendee == d;
   }
   while (next_record(&p, end, mset, &r)) {
     const pbc_extension_info *e = extension_of(d, &r);
@@ -805,9 +804,7 @@ const pbc_extension_info *pbc_rt_find_extension_named(
     const pbc_message_desc *d, const char *name, size_t len) {
   for (size_t i = 0; i < pbc_extension_count(); i++) {
     const pbc_extension_info *e = pbc_extension_at(i);
-    if (e == NULL ||
-        (e->extendee != d && strcmp(e->extendee->strings, d->strings) != 0))
-      continue;
+    if (e == NULL || e->extendee != d) continue;
     const char *printable = pbc_rt_extension_printable_name(e);
     if ((strlen(e->full_name) == len && memcmp(e->full_name, name, len) == 0) ||
         (strlen(printable) == len && memcmp(printable, name, len) == 0))

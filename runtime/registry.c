@@ -39,19 +39,18 @@ const pbc_extension_info *pbc_find_extension(const char *full_name) {
   return NULL;
 }
 
-/* By the extendee's description, or, for a description loaded or linked
- * twice (two libraries sharing a file each define it, weak_odr, and the
- * linker keeps one; a copy elsewhere has the same name), by its name. */
+/* By the extendee's description itself: every library that compiles the
+ * extendee's file defines it weak_odr, and the linker keeps one. A
+ * description of the same name from elsewhere (a schema loaded or compiled
+ * at run time) is another message, whose layout the extension's accessors
+ * do not know. */
 const pbc_extension_info *
 pbc_find_extension_by_number(const pbc_message_desc *extendee,
                              uint32_t number) {
   for (const pbc_extension_info *const *it = __start_pbc_exts;
        it < __stop_pbc_exts; ++it) {
     const pbc_extension_info *e = *it;
-    if (e && e->number == number &&
-        (e->extendee == extendee ||
-         strcmp(e->extendee->strings, extendee->strings) == 0))
-      return e;
+    if (e && e->number == number && e->extendee == extendee) return e;
   }
   return NULL;
 }

@@ -305,7 +305,10 @@ pbc_status pbc_table_encode_at_end(const pbc_message_desc *desc,
 /* The linked extension of that full name, or of that extendee numbered
  * `number` (a MessageSet item's type_id); NULL when no linked object
  * declares it. A library's extensions are listed when its object for the
- * declaring .proto file is linked in, as its messages are. */
+ * declaring .proto file is linked in, as its messages are. The extendee is
+ * a linked message's description (T_info.desc): a schema loaded or
+ * compiled at run time (pbc/schema.h, pbc/jit.h) has none of these
+ * extensions, even for a message of the same name. */
 const pbc_extension_info *pbc_find_extension(const char *full_name);
 const pbc_extension_info *pbc_find_extension_by_number(
     const pbc_message_desc *extendee, uint32_t number);
