@@ -160,6 +160,13 @@ static const pbc_tbl_type *type_of(const pbc_extension_info *e) {
   return &pbc_tbl_types[e->type];
 }
 
+size_t pbc_rt_extension_value_bytes(const pbc_extension_info *e) {
+  const pbc_tbl_type *t = type_of(e);
+  return t->bytes                      ? t->bytes
+         : t->handler == PBC_TBL_VIEW ? PBC_VIEW_BYTES
+                                      : ((const pbc_message_desc *)e->link)->size;
+}
+
 /* Whether r is one of e's records: its number, and an item exactly when e
  * is a MessageSet extension. */
 static bool is_of(const pbc_extension_info *e, const record *r) {
@@ -345,9 +352,7 @@ static pbc_status get_repeated(const pbc_extension_info *e, const pbc_bytes *u,
     memcpy(value, &view, sizeof view);
     return PBC_OK;
   }
-  size_t elem = t->bytes                      ? t->bytes
-                : t->handler == PBC_TBL_VIEW ? PBC_VIEW_BYTES
-                    : ((const pbc_message_desc *)e->link)->size;
+  size_t elem = pbc_rt_extension_value_bytes(e);
   if (elem != 0 && count > SIZE_MAX / elem) return PBC_ERR_OUT_OF_MEMORY;
   uint8_t *data = pbc_arena_alloc(arena, count * elem);
   if (data == NULL) return PBC_ERR_OUT_OF_MEMORY;
@@ -496,7 +501,8 @@ typedef struct encoding {
   const pbc_extension_info *e;
   const uint8_t *values;
   size_t count, stride;
-  size_t *sizes; /* message values' encoded sizes */
+  size_t *sizes;  /* message values' encoded sizes */
+  size_t payload; /* a packed run's, without its tag and length */
   size_t bytes;
 } encoding;
 
@@ -510,7 +516,7 @@ static pbc_status plan_encoding(encoding *enc, pbc_arena *arena) {
     enc->sizes = pbc_arena_alloc(arena, enc->count * sizeof(size_t));
     if (enc->sizes == NULL) return PBC_ERR_OUT_OF_MEMORY;
   }
-  size_t run = 0;
+  enc->payload = 0;
   for (size_t i = 0; i < enc->count; i++) {
     const void *v = enc->values + i * enc->stride;
     size_t size = 0;
@@ -521,12 +527,12 @@ static pbc_status plan_encoding(encoding *enc, pbc_arena *arena) {
           pbc_table_encoded_size((const pbc_message_desc *)e->link, v);
       if (size > INT32_MAX) return PBC_ERR_TOO_LARGE;
     }
-    if (e->flags & PBC_FIELD_PACKED) run += put_value(e, NULL, v, 0);
+    if (e->flags & PBC_FIELD_PACKED) enc->payload += put_value(e, NULL, v, 0);
     else enc->bytes += put_record(e, NULL, v, size);
   }
   if ((e->flags & PBC_FIELD_PACKED) && enc->count)
     enc->bytes = put_tag(NULL, e->number, PBC_WIRE_LEN) +
-                 pbc_varint_size(run) + run;
+                 pbc_varint_size(enc->payload) + enc->payload;
   return enc->bytes > INT32_MAX ? PBC_ERR_TOO_LARGE : PBC_OK;
 }
 
@@ -534,11 +540,8 @@ static void write_encoding(const encoding *enc, uint8_t *p) {
   const pbc_extension_info *e = enc->e;
   bool message = enc->sizes != NULL;
   if ((e->flags & PBC_FIELD_PACKED) && enc->count) {
-    size_t payload = 0;
-    for (size_t i = 0; i < enc->count; i++)
-      payload += put_value(e, NULL, enc->values + i * enc->stride, 0);
     p += put_tag(p, e->number, PBC_WIRE_LEN);
-    p += pbc_rt_put_varint_forward(p, payload);
+    p += pbc_rt_put_varint_forward(p, enc->payload);
     for (size_t i = 0; i < enc->count; i++)
       p += put_value(e, p, enc->values + i * enc->stride, 0);
     return;
@@ -616,19 +619,16 @@ static pbc_status splice(const encoding *enc, void *m, splice_mode mode,
 
 pbc_status pbc_extension_set(const pbc_extension_info *e, void *m,
                              const void *value, pbc_arena *arena) {
-  encoding enc = {e, value, 1, 0, NULL, 0};
+  encoding enc = {e, value, 1, 0, NULL, 0, 0};
   if (is_repeated(e)) {
     struct {
       const uint8_t *data;
       size_t size;
     } view;
     memcpy(&view, value, sizeof view);
-    const pbc_tbl_type *t = type_of(e);
     enc.values = view.data;
     enc.count = view.size;
-    enc.stride = t->bytes                      ? t->bytes
-                 : t->handler == PBC_TBL_VIEW ? PBC_VIEW_BYTES
-                     : ((const pbc_message_desc *)e->link)->size;
+    enc.stride = pbc_rt_extension_value_bytes(e);
   } else if ((type_of(e)->handler == PBC_TBL_MESSAGE ||
               type_of(e)->handler == PBC_TBL_GROUP) &&
              *(void *const *)value == NULL) {
@@ -648,7 +648,7 @@ pbc_status pbc_extension_add(const pbc_extension_info *e, void *m,
     /* One more record after the last: canonical when the others are. */
     const void *v = value;
     if (message) memcpy(&v, value, sizeof v);
-    encoding enc = {e, (const uint8_t *)v, 1, 0, NULL, 0};
+    encoding enc = {e, (const uint8_t *)v, 1, 0, NULL, 0, 0};
     pbc_status st = plan_encoding(&enc, arena);
     if (st != PBC_OK) return st;
     return splice(&enc, m, APPEND, arena);
@@ -672,7 +672,7 @@ pbc_status pbc_extension_add(const pbc_extension_info *e, void *m,
 
 pbc_status pbc_extension_clear(const pbc_extension_info *e, void *m,
                                pbc_arena *arena) {
-  encoding enc = {e, NULL, 0, 0, NULL, 0};
+  encoding enc = {e, NULL, 0, 0, NULL, 0, 0};
   return splice(&enc, m, REPLACE, arena);
 }
 

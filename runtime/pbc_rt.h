@@ -237,6 +237,9 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d, const uint8_t *u,
  * PrintableNameForExtension), and the linked extension of d that a
  * bracketed name names (its full name, or that one). */
 const char *pbc_rt_extension_printable_name(const pbc_extension_info *e);
+/* Bytes one value of e takes as a struct member would hold it: a scalar's
+ * size, a view's, a message element's struct (pbc_field_value_bytes). */
+size_t pbc_rt_extension_value_bytes(const pbc_extension_info *e);
 const pbc_extension_info *pbc_rt_find_extension_named(
     const pbc_message_desc *d, const char *name, size_t len);
 

@@ -475,11 +475,7 @@ static void print_extension(printer *p, const pbc_extension_info *e,
     return;
   }
   pbc_bytes v = pbc_tbl_load_view(value);
-  pbc_field_desc f = {.type = e->type};
-  size_t stride = message ? ((const pbc_message_desc *)e->link)->size
-                          : pbc_tbl_type_of(&f)->bytes
-                                ? pbc_tbl_type_of(&f)->bytes
-                                : PBC_VIEW_BYTES;
+  size_t stride = pbc_rt_extension_value_bytes(e);
   for (size_t k = 0; k < v.size; k++)
     print_extension_value(p, e, v.data + k * stride);
 }
