@@ -4,15 +4,20 @@
 // codec) will do.
 #include "description_check.h"
 
+#include "pbc/field.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 namespace gp = google::protobuf;
 using gp::Descriptor;
@@ -352,28 +357,13 @@ class StaticChecker {
   std::set<const void *> seen_;
 };
 
-// --- Reading a decoded struct through its description ----------------------
-
-template <typename T>
-T Load(const uint8_t *p) {
-  T v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-
-struct View {
-  const uint8_t *data;
-  size_t size;
-};
-View LoadView(const uint8_t *p) {
-  return {Load<const uint8_t *>(p + PBC_VIEW_DATA_OFFSET), Load<size_t>(p + PBC_VIEW_SIZE_OFFSET)};
-}
+// --- Reading a struct through the field API (pbc/field.h) -----------------
 
 class DynamicChecker {
  public:
   explicit DynamicChecker(std::string *why) : why_(why) {}
 
-  bool Message(const gp::Message &lib, const pbc_message_desc *desc, const uint8_t *m) {
+  bool Message(const gp::Message &lib, const pbc_message_desc *desc, const void *m) {
     const Descriptor *d = lib.GetDescriptor();
     const Reflection *R = lib.GetReflection();
     for (uint32_t i = 0; i < desc->field_count; i++) {
@@ -383,111 +373,101 @@ class DynamicChecker {
       if (!Field(lib, R, fd, desc, f, m)) return false;
       path_.pop_back();
     }
+    for (uint32_t i = 0; i < desc->oneof_count; i++) {
+      const FieldDescriptor *want = R->GetOneofFieldDescriptor(lib, d->oneof_decl(static_cast<int>(i)));
+      const pbc_field_desc *got = pbc_oneof_field(desc, i, m);
+      if ((want ? want->number() : 0) != (got ? static_cast<int>(got->number) : 0))
+        return Fail("oneof " + d->oneof_decl(static_cast<int>(i))->name() + " holds " +
+                    std::to_string(got ? got->number : 0) + ", libprotobuf's " +
+                    std::to_string(want ? want->number() : 0));
+    }
     return true;
   }
 
  private:
   bool Field(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd,
-             const pbc_message_desc *d, const pbc_field_desc &f, const uint8_t *m) {
-    const uint8_t *at = m + f.offset;
+             const pbc_message_desc *d, const pbc_field_desc &f, const void *m) {
     if (f.kind == PBC_FIELD_REPEATED) {
-      View v = LoadView(at);
-      if (v.size != static_cast<size_t>(R->FieldSize(lib, fd)))
-        return Fail(std::to_string(v.size) + " elements, libprotobuf has " +
+      size_t n = pbc_field_size(d, &f, m);
+      if (n != static_cast<size_t>(R->FieldSize(lib, fd)))
+        return Fail(std::to_string(n) + " elements, libprotobuf has " +
                     std::to_string(R->FieldSize(lib, fd)));
-      if (f.flags & PBC_FIELD_MAP) return Map(lib, R, fd, d, f, v);
-      size_t n = pbc_field_value_bytes(d, &f);
-      for (size_t i = 0; i < v.size; i++) {
+      if (pbc_field_has(d, &f, m) != (n != 0)) return Fail("has differs from size");
+      if (f.flags & PBC_FIELD_MAP) return Map(lib, R, fd, d, f, m, n);
+      for (size_t i = 0; i < n; i++) {
         path_.push_back("[" + std::to_string(i) + "]");
-        if (!Value(lib, R, fd, static_cast<int>(i), d, f, v.data + i * n)) return false;
+        if (!Value(lib, R, fd, static_cast<int>(i), d, f, pbc_field_get_at(d, &f, m, i)))
+          return false;
         path_.pop_back();
       }
       return true;
     }
-    bool present;
-    switch (f.kind) {
-      case PBC_FIELD_BIT:
-        present = Load<uint32_t>(m + f.presence / 32 * 4) >> (f.presence % 32) & 1;
-        break;
-      case PBC_FIELD_ONEOF:
-        present = Load<uint32_t>(m + d->oneofs[f.presence].case_offset) == f.number;
-        break;
-      case PBC_FIELD_POINTER:
-        present = Load<const void *>(at) != nullptr;
-        break;
-      default:  // implicit and map entries' keys and values: the value says
-        present = true;
-    }
+    bool present = pbc_field_has(d, &f, m);
     bool is_message = f.type == PBC_TYPE_MESSAGE || f.type == PBC_TYPE_GROUP;
     bool lib_present = R->HasField(lib, fd);
-    if (f.kind != PBC_FIELD_IMPLICIT && f.kind != PBC_FIELD_ALWAYS && present != lib_present)
+    if (f.kind != PBC_FIELD_ALWAYS && present != lib_present)
       return Fail(std::string("present: pbc ") + (present ? "yes" : "no") + ", libprotobuf " +
                   (lib_present ? "yes" : "no"));
-    if (!present) return true;
+    pbc_value v = pbc_field_get(d, &f, m);
     if (is_message) {
-      const uint8_t *sub = Load<const uint8_t *>(at);
-      if (!sub) {  // an entry's absent value: libprotobuf's is empty
+      if (!present) return v.message == nullptr || Fail("an unset message is not NULL");
+      if (!v.message) {  // an entry's absent value: libprotobuf's is empty
         if (R->GetMessage(lib, fd).ByteSizeLong() != 0) return Fail("absent value, libprotobuf's is not empty");
         return true;
       }
-      return Message(R->GetMessage(lib, fd), static_cast<const pbc_message_desc *>(d->links[f.link]),
-                     sub);
+      return Message(R->GetMessage(lib, fd), pbc_field_message(d, &f), v.message);
     }
-    return Value(lib, R, fd, -1, d, f, at);
+    // Unset: libprotobuf's getter gives the default, and so must pbc's.
+    return Value(lib, R, fd, -1, d, f, v);
   }
 
-  // One value: singular (index < 0) or element `index`, at `p`.
+  // One value: singular (index < 0) or element `index`.
   bool Value(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd, int index,
-             const pbc_message_desc *d, const pbc_field_desc &f, const uint8_t *p) {
+             const pbc_message_desc *d, const pbc_field_desc &f, pbc_value v) {
     bool rep = index >= 0;
     switch (fd->cpp_type()) {
       case FieldDescriptor::CPPTYPE_INT32:
-        return Same(Load<int32_t>(p), rep ? R->GetRepeatedInt32(lib, fd, index) : R->GetInt32(lib, fd));
+        return Same(v.i32, rep ? R->GetRepeatedInt32(lib, fd, index) : R->GetInt32(lib, fd));
       case FieldDescriptor::CPPTYPE_INT64:
-        return Same(Load<int64_t>(p), rep ? R->GetRepeatedInt64(lib, fd, index) : R->GetInt64(lib, fd));
+        return Same(v.i64, rep ? R->GetRepeatedInt64(lib, fd, index) : R->GetInt64(lib, fd));
       case FieldDescriptor::CPPTYPE_UINT32:
-        return Same(Load<uint32_t>(p), rep ? R->GetRepeatedUInt32(lib, fd, index) : R->GetUInt32(lib, fd));
+        return Same(v.u32, rep ? R->GetRepeatedUInt32(lib, fd, index) : R->GetUInt32(lib, fd));
       case FieldDescriptor::CPPTYPE_UINT64:
-        return Same(Load<uint64_t>(p), rep ? R->GetRepeatedUInt64(lib, fd, index) : R->GetUInt64(lib, fd));
+        return Same(v.u64, rep ? R->GetRepeatedUInt64(lib, fd, index) : R->GetUInt64(lib, fd));
       case FieldDescriptor::CPPTYPE_BOOL:
-        return Same(Load<uint8_t>(p) != 0, rep ? R->GetRepeatedBool(lib, fd, index) : R->GetBool(lib, fd));
+        return Same(v.b, rep ? R->GetRepeatedBool(lib, fd, index) : R->GetBool(lib, fd));
       case FieldDescriptor::CPPTYPE_FLOAT: {
-        float a = Load<float>(p), b = rep ? R->GetRepeatedFloat(lib, fd, index) : R->GetFloat(lib, fd);
-        return memcmp(&a, &b, 4) == 0 || Fail("float " + std::to_string(a) + " != " + std::to_string(b));
+        float b = rep ? R->GetRepeatedFloat(lib, fd, index) : R->GetFloat(lib, fd);
+        return memcmp(&v.f, &b, 4) == 0 || Fail("float " + std::to_string(v.f) + " != " + std::to_string(b));
       }
       case FieldDescriptor::CPPTYPE_DOUBLE: {
-        double a = Load<double>(p), b = rep ? R->GetRepeatedDouble(lib, fd, index) : R->GetDouble(lib, fd);
-        return memcmp(&a, &b, 8) == 0 || Fail("double " + std::to_string(a) + " != " + std::to_string(b));
+        double b = rep ? R->GetRepeatedDouble(lib, fd, index) : R->GetDouble(lib, fd);
+        return memcmp(&v.d, &b, 8) == 0 || Fail("double " + std::to_string(v.d) + " != " + std::to_string(b));
       }
       case FieldDescriptor::CPPTYPE_ENUM: {
-        int32_t v = Load<int32_t>(p);
         int want = rep ? R->GetRepeatedEnumValue(lib, fd, index) : R->GetEnumValue(lib, fd);
-        if (v != want) return Same(v, want);
+        if (v.i32 != want) return Same(v.i32, want);
         // The name through the enum's own record, as text and JSON will.
-        auto *e = static_cast<const pbc_enum_info *>(d->links[f.link]);
-        const gp::EnumValueDescriptor *ev = fd->enum_type()->FindValueByNumber(v);
-        const char *name = nullptr;
-        for (uint32_t i = 0; i < e->value_count && !name; i++)
-          if (e->values[i].number == v) name = e->strings + e->values[i].name;
+        const gp::EnumValueDescriptor *ev = fd->enum_type()->FindValueByNumber(v.i32);
+        const char *name = pbc_enum_value_name(pbc_field_enum(d, &f), v.i32);
         if ((ev == nullptr) != (name == nullptr) || (ev && ev->name() != name))
-          return Fail(std::string("enum value ") + std::to_string(v) + " named " +
+          return Fail(std::string("enum value ") + std::to_string(v.i32) + " named " +
                       (name ? name : "(none)") + ", libprotobuf: " + (ev ? ev->name() : "(none)"));
         return true;
       }
       case FieldDescriptor::CPPTYPE_STRING: {
-        View v = LoadView(p);
         std::string scratch;
         const std::string &want =
             rep ? R->GetRepeatedStringReference(lib, fd, index, &scratch)
                 : R->GetStringReference(lib, fd, &scratch);
-        if (v.size != want.size() || (v.size && memcmp(v.data, want.data(), v.size)))
-          return Fail("string of " + std::to_string(v.size) + " bytes differs (libprotobuf: " +
+        if (v.bytes.size != want.size() ||
+            (v.bytes.size && memcmp(v.bytes.data, want.data(), v.bytes.size)))
+          return Fail("string of " + std::to_string(v.bytes.size) + " bytes differs (libprotobuf: " +
                       std::to_string(want.size()) + ")");
         return true;
       }
       case FieldDescriptor::CPPTYPE_MESSAGE:
-        return Message(R->GetRepeatedMessage(lib, fd, index),
-                       static_cast<const pbc_message_desc *>(d->links[f.link]), p);
+        return Message(R->GetRepeatedMessage(lib, fd, index), pbc_field_message(d, &f), v.message);
     }
     return Fail("unknown cpp type");
   }
@@ -496,10 +476,10 @@ class DynamicChecker {
   // its key (a decode of canonical bytes has no repeated keys; the counts
   // were compared).
   bool Map(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd,
-           const pbc_message_desc *d, const pbc_field_desc &f, View v) {
-    auto *entry = static_cast<const pbc_message_desc *>(d->links[f.link]);
-    for (size_t i = 0; i < v.size; i++) {
-      const uint8_t *p = v.data + i * entry->size;
+           const pbc_message_desc *d, const pbc_field_desc &f, const void *m, size_t n) {
+    const pbc_message_desc *entry = pbc_field_message(d, &f);
+    for (size_t i = 0; i < n; i++) {
+      const void *p = pbc_field_get_at(d, &f, m, i).message;
       const gp::Message *match = nullptr;
       for (int j = 0; j < R->FieldSize(lib, fd) && !match; j++) {
         const gp::Message &e = R->GetRepeatedMessage(lib, fd, j);
@@ -514,10 +494,10 @@ class DynamicChecker {
     return true;
   }
 
-  bool KeyMatches(const gp::Message &lib_entry, const pbc_message_desc *ed, const uint8_t *p) {
+  bool KeyMatches(const gp::Message &lib_entry, const pbc_message_desc *ed, const void *p) {
     const FieldDescriptor *key_fd = lib_entry.GetDescriptor()->map_key();
     return Value(lib_entry, lib_entry.GetReflection(), key_fd, -1, ed, ed->fields[0],
-                 p + ed->fields[0].offset);
+                 pbc_field_get(ed, &ed->fields[0], p));
   }
 
   template <typename T>
@@ -525,16 +505,10 @@ class DynamicChecker {
     return a == b || Fail(std::to_string(a) + " != libprotobuf's " + std::to_string(b));
   }
 
-  static std::string List(const std::vector<uint16_t> &v) {
-    std::string s = "[";
-    for (uint16_t x : v) s += (s.size() > 1 ? " " : "") + std::to_string(x);
-    return s + "]";
-  }
-
   bool Fail(const std::string &what) {
     std::string p;
     for (const std::string &s : path_) p += (p.empty() || s[0] == '[' || s[0] == '{' ? "" : ".") + s;
-    *why_ = "read through the description, " + p + ": " + what;
+    *why_ = "read through pbc/field.h, " + p + ": " + what;
     return false;
   }
 
@@ -542,7 +516,194 @@ class DynamicChecker {
   std::vector<std::string> path_;
 };
 
+// --- Building a struct through the field API -----------------------------
+
+// Sets every field a libprotobuf message has (not its extensions or unknown
+// fields) into a pbc struct through pbc/field.h's setters: singular values
+// by pbc_field_set, sub-messages by pbc_field_mutable_message, elements by
+// pbc_field_add; every other repeated element is first added as a zero and
+// then written by pbc_field_set_at (a message element: one built on its
+// own and copied in), so that both are tested.
+class Builder {
+ public:
+  explicit Builder(pbc_arena *arena) : arena_(arena) {}
+
+  bool Message(const gp::Message &lib, const pbc_message_desc *d, void *m) {
+    const Reflection *R = lib.GetReflection();
+    std::vector<const FieldDescriptor *> fields;
+    R->ListFields(lib, &fields);
+    for (const FieldDescriptor *fd : fields) {
+      if (fd->is_extension()) continue;
+      const pbc_field_desc *f = pbc_field_by_number(d, static_cast<uint32_t>(fd->number()));
+      bool is_message = fd->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE;
+      if (!fd->is_repeated()) {
+        if (!is_message) {
+          pbc_field_set(d, f, m, Value(lib, R, fd, -1));
+          continue;
+        }
+        void *sub = pbc_field_mutable_message(d, f, m, arena_);
+        if (!sub || !Message(R->GetMessage(lib, fd), pbc_field_message(d, f), sub)) return false;
+        continue;
+      }
+      for (int i = 0; i < R->FieldSize(lib, fd); i++) {
+        bool later = i % 2 == 1;
+        pbc_value zero;
+        memset(&zero, 0, sizeof zero);
+        if (!is_message) {
+          if (!pbc_field_add(d, f, m, later ? zero : Value(lib, R, fd, i), arena_)) return false;
+          if (later) pbc_field_set_at(d, f, m, static_cast<size_t>(i), Value(lib, R, fd, i));
+          continue;
+        }
+        const pbc_message_desc *sub = pbc_field_message(d, f);
+        const gp::Message &e = R->GetRepeatedMessage(lib, fd, i);
+        void *at = pbc_field_add(d, f, m, zero, arena_);
+        if (!at) return false;
+        if (!later) {
+          if (!Message(e, sub, at)) return false;
+          continue;
+        }
+        void *own = pbc_arena_alloc(arena_, sub->size);
+        if (!own) return false;
+        pbc_table_init(sub, own);
+        if (!Message(e, sub, own)) return false;
+        pbc_value v;
+        v.message = own;
+        pbc_field_set_at(d, f, m, static_cast<size_t>(i), v);
+      }
+    }
+    return true;
+  }
+
+ private:
+  pbc_value Value(const gp::Message &lib, const Reflection *R, const FieldDescriptor *fd,
+                  int i) {
+    bool rep = i >= 0;
+    pbc_value v;
+    memset(&v, 0, sizeof v);
+    switch (fd->cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32:
+        v.i32 = rep ? R->GetRepeatedInt32(lib, fd, i) : R->GetInt32(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_INT64:
+        v.i64 = rep ? R->GetRepeatedInt64(lib, fd, i) : R->GetInt64(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_UINT32:
+        v.u32 = rep ? R->GetRepeatedUInt32(lib, fd, i) : R->GetUInt32(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_UINT64:
+        v.u64 = rep ? R->GetRepeatedUInt64(lib, fd, i) : R->GetUInt64(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_BOOL:
+        v.b = rep ? R->GetRepeatedBool(lib, fd, i) : R->GetBool(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_FLOAT:
+        v.f = rep ? R->GetRepeatedFloat(lib, fd, i) : R->GetFloat(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_DOUBLE:
+        v.d = rep ? R->GetRepeatedDouble(lib, fd, i) : R->GetDouble(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_ENUM:
+        v.i32 = rep ? R->GetRepeatedEnumValue(lib, fd, i) : R->GetEnumValue(lib, fd);
+        break;
+      case FieldDescriptor::CPPTYPE_STRING: {
+        // Into the arena: the struct outlives nothing of lib's.
+        std::string s = rep ? R->GetRepeatedString(lib, fd, i) : R->GetString(lib, fd);
+        auto *p = static_cast<uint8_t *>(pbc_arena_alloc(arena_, s.size()));
+        if (p && !s.empty()) memcpy(p, s.data(), s.size());
+        v.bytes = {p, p ? s.size() : 0};
+        break;
+      }
+      case FieldDescriptor::CPPTYPE_MESSAGE:
+        break;
+    }
+    return v;
+  }
+
+  pbc_arena *arena_;
+};
+
+// Extensions and unknown fields out, through every level: what the
+// builder cannot set.
+void StripToFields(gp::Message *m) {
+  const Reflection *R = m->GetReflection();
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(*m, &fields);
+  for (const FieldDescriptor *fd : fields) {
+    if (fd->is_extension()) {
+      R->ClearField(m, fd);
+    } else if (fd->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (!fd->is_repeated()) StripToFields(R->MutableMessage(m, fd));
+      else
+        for (int i = 0; i < R->FieldSize(*m, fd); i++)
+          StripToFields(R->MutableRepeatedMessage(m, fd, i));
+    }
+  }
+  R->MutableUnknownFields(m)->Clear();
+}
+
 }  // namespace
+
+std::string Det(const gp::Message &m) {
+  std::string s;
+  {
+    gp::io::StringOutputStream out(&s);
+    gp::io::CodedOutputStream coded(&out);
+    coded.SetSerializationDeterministic(true);
+    m.SerializePartialToCodedStream(&coded);
+  }
+  return s;
+}
+
+bool BuiltMatches(const gp::Message &lib, const pbc_message_info *info, uint64_t pick,
+                  std::string *why) {
+  std::unique_ptr<gp::Message> ref(lib.New());
+  ref->CopyFrom(lib);
+  StripToFields(ref.get());
+  pbc_arena arena;
+  pbc_arena_init(&arena, nullptr, 0);
+  struct Free {
+    pbc_arena *a;
+    ~Free() { pbc_arena_destroy(a); }
+  } free_arena{&arena};
+  const pbc_message_desc *d = info->desc;
+  void *m = pbc_message_new(info, &arena);
+  if (!m || !Builder(&arena).Message(*ref, d, m)) {
+    *why = "the arena failed";
+    return false;
+  }
+  // One field cleared in both (ClearField), by `pick`.
+  std::vector<const FieldDescriptor *> set;
+  ref->GetReflection()->ListFields(*ref, &set);
+  if (!set.empty() && pick % 3 == 0) {
+    const FieldDescriptor *fd = set[(pick / 3) % set.size()];
+    const pbc_field_desc *f = pbc_field_by_number(d, static_cast<uint32_t>(fd->number()));
+    pbc_field_clear(d, f, m);
+    ref->GetReflection()->ClearField(ref.get(), fd);
+    if (pbc_field_has(d, f, m)) {
+      *why = "field " + fd->name() + " still set after pbc_field_clear";
+      return false;
+    }
+  }
+  std::string read_why;
+  if (!DynamicChecker(&read_why).Message(*ref, d, m)) {
+    *why = "built through pbc/field.h, then " + read_why;
+    return false;
+  }
+  std::string out(pbc_message_encoded_size(info, m), '\0');
+  size_t written = 0;
+  pbc_status st = pbc_message_encode(info, m, reinterpret_cast<uint8_t *>(&out[0]), out.size(),
+                                     &written);
+  if (st != PBC_OK || written != out.size()) {
+    *why = std::string("built through pbc/field.h: encode: ") + pbc_status_str(st);
+    return false;
+  }
+  std::unique_ptr<gp::Message> back(ref->New());
+  if (!back->ParsePartialFromString(out) || Det(*back) != Det(*ref)) {
+    *why = "built through pbc/field.h, encoded by pbc: libprotobuf reads another message";
+    return false;
+  }
+  return true;
+}
 
 bool DescriptionMatches(const Descriptor *d, const pbc_message_info *info,
                         const std::string &optimize_for, std::string *why,
@@ -552,7 +713,7 @@ bool DescriptionMatches(const Descriptor *d, const pbc_message_info *info,
 
 bool DecodedMatches(const gp::Message &lib, const pbc_message_info *info, const void *m,
                     std::string *why) {
-  return DynamicChecker(why).Message(lib, info->desc, static_cast<const uint8_t *>(m));
+  return DynamicChecker(why).Message(lib, info->desc, m);
 }
 
 }  // namespace pbc_test

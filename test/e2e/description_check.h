@@ -1,7 +1,8 @@
 // The difftest's checks of the descriptions pbc emits (pbc/desc.h) against
 // libprotobuf's descriptors and reflection: what the description says
 // (numbers, names, types, presence, oneofs, defaults, links, enums), and
-// that a decoded message read through it has libprotobuf's values.
+// that a decoded message read through it (pbc/field.h) has libprotobuf's
+// values, and one built through it libprotobuf's bytes.
 #ifndef PBC_TEST_E2E_DESCRIPTION_CHECK_H
 #define PBC_TEST_E2E_DESCRIPTION_CHECK_H
 
@@ -33,6 +34,18 @@ bool DescriptionMatches(const google::protobuf::Descriptor *d,
 bool DecodedMatches(const google::protobuf::Message &lib,
                     const pbc_message_info *info, const void *m,
                     std::string *why);
+
+// libprotobuf's deterministic serialization (partial: no required-field
+// check): map entries sorted by key.
+std::string Det(const google::protobuf::Message &m);
+
+// Whether `lib`'s fields (not its extensions or unknown fields), set into a
+// new struct of `info`'s message through pbc/field.h's setters (and one
+// cleared, as ClearField, when `pick` says so), read back through its
+// getters as libprotobuf's, and encode to bytes libprotobuf parses back
+// into the same message (compared deterministically serialized).
+bool BuiltMatches(const google::protobuf::Message &lib, const pbc_message_info *info,
+                  uint64_t pick, std::string *why);
 
 } // namespace pbc_test
 

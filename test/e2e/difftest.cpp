@@ -133,6 +133,7 @@ using gp::Message;
 using gp::Reflection;
 using COS = gp::io::CodedOutputStream;
 using WFL = gp::internal::WireFormatLite;
+using pbc_test::Det;
 
 namespace {
 
@@ -325,18 +326,6 @@ void NormalizeMaps(Message *m) {
   }
 }
 
-// libprotobuf's deterministic serialization (partial: no required-field
-// check).
-std::string Det(const Message &m) {
-  std::string out;
-  {
-    gp::io::StringOutputStream so(&out);
-    gp::io::CodedOutputStream cos(&so);
-    cos.SetSerializationDeterministic(true);
-    m.SerializePartialToCodedStream(&cos);
-  }
-  return out;
-}
 
 // The bytes libprotobuf writes for a message it parsed (its maps
 // normalized first).
@@ -2460,12 +2449,16 @@ class Checker {
     return true;
   }
 
-  // (a') Read through its description alone (pbc/desc.h), the struct
-  // Canonical decoded last holds msg's values.
+  // (a') Read through its description alone (pbc/field.h's getters), the
+  // struct Canonical decoded last holds msg's values; and msg's fields set
+  // into a new struct through the setters make libprotobuf's message.
   bool Described(const Message &msg, const std::string &bytes) {
     std::string why;
     if (!pbc_test::DecodedMatches(msg, pbc_->info(), pbc_->mem(), &why))
       return Fail("description", why, bytes);
+    g_stats["built through pbc/field.h"].first++;
+    if (!pbc_test::BuiltMatches(msg, pbc_->info(), r_.Next(), &why))
+      return Fail("field setters", why, bytes);
     return true;
   }
 
