@@ -9,8 +9,8 @@
 # (*_desc_data), its links (*_links), the struct T_init copies when it has
 # defaults (*_prototype), and each enum's record and values (*_enum,
 # *_enum_data). Not counted: the pbc_message_info records (the
-# codec entry points, 88 bytes a message, which every program has) and
-# the code. Messages, fields and enum values are counted in the schema as
+# codec entry points, 88 bytes a message, which every program has),
+# extensions (their records and fields) and the code. Messages, fields and enum values are counted in the schema as
 # pbc imports it (--emit=mlir), map entries included.
 #
 #   bench/reflection-size.sh [--pbc PATH]
@@ -49,7 +49,9 @@ for s in "${schemas[@]}"; do
   read -r -a paths <<< "$files"
   "$pbc" compile -I "$dir" "${paths[@]}" --emit=mlir -o "$tmp/s.mlir"
   messages=$(grep -c ' proto.message ' "$tmp/s.mlir" || true)
-  fields=$(grep -c ' proto.field ' "$tmp/s.mlir" || true)
+  # An extension holds one proto.field; its record is not a message's.
+  fields=$(( $(grep -c ' proto.field ' "$tmp/s.mlir" || true) -
+             $(grep -c ' proto.extension ' "$tmp/s.mlir" || true) ))
   values=$(grep -c ' proto.enum_value ' "$tmp/s.mlir" || true)
   "$pbc" compile --optimize-for=code-size -I "$dir" "${paths[@]}" -o "$tmp/named.a"
   "$pbc" compile --optimize-for=lite-runtime -I "$dir" "${paths[@]}" -o "$tmp/lite.a"
