@@ -124,11 +124,14 @@ void warnIfPartial(const pbc_message_info *info, const void *m) {
 }
 
 /// The text of m into `text` (reused: grown when too small).
-bool print(const pbc_message_info *info, const void *m, std::string &text,
-           size_t &length) {
+bool print(const MessageTypes &types, const pbc_message_info *info,
+           const void *m, std::string &text, size_t &length) {
+  pbc_text_options options = {};
+  options.extensions = types.extensions.data();
+  options.extension_count = types.extensions.size();
   for (;;) {
     pbc_status s = pbc_text_print(info, m, text.data(), text.size(), &length,
-                                  nullptr);
+                                  &options);
     if (s == PBC_OK)
       return true;
     if (s != PBC_ERR_BUFFER_TOO_SMALL) {
@@ -223,7 +226,7 @@ int pbc::runDecode(const MessageTypes &types, StringRef message,
     }
     warnIfPartial(info, m);
     size_t length;
-    if (!print(info, m, text, length))
+    if (!print(types, info, m, text, length))
       return 1;
     if (delimited) {
       std::string mark = (kMessageMark + Twine(index) + "\n").str();
@@ -280,6 +283,8 @@ int pbc::runEncode(const MessageTypes &types, StringRef message,
   // An Any's type, in expanded form, is one of the schema's messages.
   options.find_message = types.find;
   options.find_message_ctx = types.ctx;
+  options.extensions = types.extensions.data();
+  options.extension_count = types.extensions.size();
   std::string out;
   for (const Piece &piece : pieces) {
     pbc_arena_reset(&arena.arena);
@@ -349,7 +354,7 @@ int pbc::runDecodeRaw() {
   }
   std::string text(4096, '\0');
   size_t length;
-  if (!print(&info, &message, text, length) ||
+  if (!print(MessageTypes{}, &info, &message, text, length) ||
       !writeStdout(text.data(), length) || fflush(stdout) != 0)
     return 1;
   return 0;

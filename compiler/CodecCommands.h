@@ -10,6 +10,7 @@
 
 #include "pbc/pbc.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -24,6 +25,8 @@ namespace pbc {
 struct MessageTypes {
   pbc_message_finder find;
   const void *ctx;
+  /// The schema's extensions, which the text format names.
+  llvm::ArrayRef<const pbc_extension_info *> extensions;
 };
 
 /// A schema loaded with pbc_schema_load (pbc/schema.h), freed when it goes.

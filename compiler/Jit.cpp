@@ -58,9 +58,11 @@ JitSchema::~JitSchema() = default;
 Expected<std::unique_ptr<JitSchema>>
 JitSchema::compile(mlir::MLIRContext &context, ImportResult &imported,
                    DriverOptions options) {
-  std::vector<std::string> names;
+  std::vector<std::string> names, extensionNames;
   for (auto message : imported.module->getOps<proto::MessageOp>())
     names.push_back(message.getSymName().str());
+  for (auto extension : imported.module->getOps<proto::ExtensionOp>())
+    extensionNames.push_back(extension.getSymName().str());
 
   // Code for every file in one object with the runtime it calls (no
   // archive: nothing here is linked twice), for the CPU it will run on.
@@ -96,6 +98,13 @@ JitSchema::compile(mlir::MLIRContext &context, ImportResult &imported,
     symbols.push_back(schema->jit->mangleAndIntern(proto::cInfoName(name)));
     wanted.add(symbols.back());
   }
+  // The extensions' records, for the text format: the program's registry
+  // (the pbc_exts section) does not see the JIT's.
+  for (const std::string &name : extensionNames) {
+    symbols.push_back(
+        schema->jit->mangleAndIntern(proto::cExtensionName(name)));
+    wanted.add(symbols.back());
+  }
   orc::JITDylib &main = schema->jit->getMainJITDylib();
   auto found = schema->jit->getExecutionSession().lookup(
       orc::makeJITDylibSearchOrder(&main), std::move(wanted));
@@ -106,6 +115,11 @@ JitSchema::compile(mlir::MLIRContext &context, ImportResult &imported,
     schema->byName[name] = info;
     schema->ordered.push_back(info);
   }
+  for (size_t i = 0; i < extensionNames.size(); ++i)
+    schema->extensionRecords.push_back(
+        (*found)[symbols[names.size() + i]]
+            .getAddress()
+            .toPtr<const pbc_extension_info *>());
   return schema;
 }
 

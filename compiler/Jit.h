@@ -52,12 +52,18 @@ public:
   /// The messages in the schema's order (imports first).
   const pbc_message_info *messageAt(size_t i) const { return ordered[i]; }
 
+  /// Every extension the schema declares (pbc_text_options.extensions).
+  llvm::ArrayRef<const pbc_extension_info *> extensions() const {
+    return extensionRecords;
+  }
+
 private:
   JitSchema() = default;
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
   llvm::StringMap<const pbc_message_info *> byName;
   std::vector<const pbc_message_info *> ordered;
+  std::vector<const pbc_extension_info *> extensionRecords;
 };
 
 } // namespace pbc

@@ -385,12 +385,15 @@ int runCodec(mlir::MLIRContext &context, pbc::ImportResult &imported,
       return pbc::fail(toString(made.takeError()));
     jitTime.stop();
     compiled = std::move(*made);
-    types = {pbc::JitSchema::finder, compiled.get()};
+    types = {pbc::JitSchema::finder, compiled.get(), compiled->extensions()};
   } else {
     schema = pbc::loadSchema(imported.descriptorSet);
     if (!schema)
       return 1;
-    types = {pbc_schema_finder, schema.get()};
+    size_t count = 0;
+    const pbc_extension_info *const *extensions =
+        pbc_schema_extensions(schema.get(), &count);
+    types = {pbc_schema_finder, schema.get(), {extensions, count}};
   }
   if (verbose)
     printTimes(timing, rootTime);

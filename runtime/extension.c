@@ -678,12 +678,20 @@ pbc_status pbc_extension_clear(const pbc_extension_info *e, void *m,
 
 /* ---- The text format's view ------------------------------------------- */
 
-/* The extension a record is of, if the registry knows one of d's with its
- * number and the record is of its kind (an item exactly for a MessageSet
- * extension), else NULL. */
+/* The extension a record is of, if `x` has one of d's with its number and
+ * the record is of its kind (an item exactly for a MessageSet extension),
+ * else NULL. */
 static const pbc_extension_info *extension_of(const pbc_message_desc *d,
+                                              const pbc_rt_extensions *x,
                                               const record *r) {
-  const pbc_extension_info *e = pbc_find_extension_by_number(d, r->number);
+  const pbc_extension_info *e = NULL;
+  if (x->list == NULL) {
+    e = pbc_find_extension_by_number(d, r->number);
+  } else {
+    for (size_t i = 0; i < x->count && e == NULL; i++)
+      if (x->list[i]->extendee == d && x->list[i]->number == r->number)
+        e = x->list[i];
+  }
   return e != NULL && is_of(e, r) ? e : NULL;
 }
 
@@ -734,7 +742,8 @@ static void sort_by_number(const pbc_extension_info **e, size_t n) {
   }
 }
 
-bool pbc_rt_split_extensions(const pbc_message_desc *d, const uint8_t *u,
+bool pbc_rt_split_extensions(const pbc_message_desc *d,
+                             const pbc_rt_extensions *x, const uint8_t *u,
                              size_t size, const pbc_extension_info ***exts,
                              size_t *count, uint8_t **rest,
                              size_t *rest_size) {
@@ -746,12 +755,12 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d, const uint8_t *u,
   const uint8_t *p = u, *end = u + size;
   record r;
   bool mset = false; /* an item is an item only where d is a MessageSet */
-  for (size_t i = 0; i < pbc_extension_count() && !mset; i++) {
-    const pbc_extension_info *e = pbc_extension_at(i);
+  for (size_t i = 0; i < pbc_rt_extensions_count(x) && !mset; i++) {
+    const pbc_extension_info *e = pbc_rt_extensions_at(x, i);
     mset = e && is_mset(e) && e->extendee == d;
   }
   while (next_record(&p, end, mset, &r)) {
-    const pbc_extension_info *e = extension_of(d, &r);
+    const pbc_extension_info *e = extension_of(d, x, &r);
     bool value = e != NULL && holds_value(e, &r);
     if (value) {
       size_t k = 0;
@@ -801,9 +810,10 @@ const char *pbc_rt_extension_printable_name(const pbc_extension_info *e) {
 }
 
 const pbc_extension_info *pbc_rt_find_extension_named(
-    const pbc_message_desc *d, const char *name, size_t len) {
-  for (size_t i = 0; i < pbc_extension_count(); i++) {
-    const pbc_extension_info *e = pbc_extension_at(i);
+    const pbc_message_desc *d, const pbc_rt_extensions *x, const char *name,
+    size_t len) {
+  for (size_t i = 0; i < pbc_rt_extensions_count(x); i++) {
+    const pbc_extension_info *e = pbc_rt_extensions_at(x, i);
     if (e == NULL || e->extendee != d) continue;
     const char *printable = pbc_rt_extension_printable_name(e);
     if ((strlen(e->full_name) == len && memcmp(e->full_name, name, len) == 0) ||

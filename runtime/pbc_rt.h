@@ -224,24 +224,41 @@ bool pbc_rt_bytes_equal(const uint8_t *a, size_t a_size, const uint8_t *b,
                         size_t b_size);
 
 /* Writes v as a varint ending at `end`; returns its first byte. */
+/* The extensions generic code looks in: `count` records at `list`, or the
+ * linked ones (pbc_extension_at) when `list` is NULL. */
+typedef struct pbc_rt_extensions {
+  const pbc_extension_info *const *list;
+  size_t count;
+} pbc_rt_extensions;
+
+static inline size_t pbc_rt_extensions_count(const pbc_rt_extensions *x) {
+  return x->list ? x->count : pbc_extension_count();
+}
+static inline const pbc_extension_info *
+pbc_rt_extensions_at(const pbc_rt_extensions *x, size_t i) {
+  return x->list ? x->list[i] : pbc_extension_at(i);
+}
+
 /* Extensions as the text format shows them (runtime/extension.c). The
- * linked extensions of d whose values the unknown fields `u` hold, by
+ * extensions of d among `x` whose values the unknown fields `u` hold, by
  * ascending number (*exts, malloc'd), and the unknown fields libprotobuf's
  * parser would have left once it parsed those (*rest, malloc'd): the
  * other records, and a closed enum's undeclared values as varint records
  * of their own. False when memory runs out. */
-bool pbc_rt_split_extensions(const pbc_message_desc *d, const uint8_t *u,
+bool pbc_rt_split_extensions(const pbc_message_desc *d,
+                             const pbc_rt_extensions *x, const uint8_t *u,
                              size_t size, const pbc_extension_info ***exts,
                              size_t *count, uint8_t **rest, size_t *rest_size);
 /* The name text format gives an extension in brackets (libprotobuf's
- * PrintableNameForExtension), and the linked extension of d that a
+ * PrintableNameForExtension), and the extension of d among `x` that a
  * bracketed name names (its full name, or that one). */
 const char *pbc_rt_extension_printable_name(const pbc_extension_info *e);
 /* Bytes one value of e takes as a struct member would hold it: a scalar's
  * size, a view's, a message element's struct (pbc_field_value_bytes). */
 size_t pbc_rt_extension_value_bytes(const pbc_extension_info *e);
 const pbc_extension_info *pbc_rt_find_extension_named(
-    const pbc_message_desc *d, const char *name, size_t len);
+    const pbc_message_desc *d, const pbc_rt_extensions *x, const char *name,
+    size_t len);
 
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);
 /* v's varint at p, forwards (generic code that writes a few records);

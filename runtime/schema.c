@@ -78,6 +78,7 @@ struct lmsg {
   loneof *oneof_decls;
   uint32_t oneof_decl_count;
   bool map_entry;
+  bool message_set; /* MessageOptions.message_set_wire_format */
   features features;
   /* Described: */
   uint32_t *by_number;  /* field indexes, by ascending number */
@@ -112,6 +113,18 @@ struct lfile {
   uint16_t edition;
 };
 
+/* An extension: a field declared in an `extend` block. `scope` stands in
+ * for a message when its field is resolved and classified as a message's
+ * fields are: its file, no oneofs, not a map entry, named by the scope the
+ * extension is declared in. */
+typedef struct lext {
+  lfield field;
+  const char *full_name;
+  const char *extendee; /* as the set names it: ".pkg.Base" */
+  lmsg scope;
+  pbc_extension_info *info;
+} lext;
+
 /* A name's entry in one of the schema's tables of names: a type's full
  * name (a message or an enum) or a file's. */
 typedef struct named {
@@ -119,6 +132,7 @@ typedef struct named {
   lmsg *message;
   lenum *enumeration;
   const lfile *file;
+  lext *extension;
 } named;
 
 /* Open addressing, mask + 1 entries (a power of two), grown at half full. */
@@ -135,6 +149,10 @@ struct pbc_schema {
   size_t enum_count, enum_cap;
   lfile **files;
   size_t file_count, file_cap;
+  lext **extensions;
+  size_t extension_count, extension_cap;
+  /* The extensions' records, for pbc_schema_extensions. */
+  const pbc_extension_info **extension_infos;
   table types, file_names;
 };
 
@@ -473,9 +491,12 @@ static bool read_field(loader *l, reader r, lfield *fd) {
          clean(l, fd->json_name, "a field's json_name");
 }
 
-/* DescriptorProto: name 1, field 2, nested_type 3, enum_type 4, options 7
- * (map_entry 7, features 12), oneof_decl 8 (name 1, options 2: features
- * 1). Extensions (6) and ranges are skipped. `fs` is the scope's features;
+static bool read_extension(loader *l, reader r, const char *scope,
+                           const lfile *file, features parent);
+
+/* DescriptorProto: name 1, field 2, nested_type 3, enum_type 4, extension
+ * 6, options 7 (message_set_wire_format 1, map_entry 7, features 12),
+ * oneof_decl 8 (name 1, options 2: features 1). Ranges are skipped. `fs` is the scope's features;
  * the fields' own are merged once the oneofs are known. */
 static bool read_message(loader *l, reader r, const char *scope,
                          const lfile *file, features parent, unsigned depth) {
@@ -505,6 +526,10 @@ static bool read_message(loader *l, reader r, const char *scope,
     } else if (is(&f, 7, PBC_WIRE_LEN)) {
       if (!read_options(l, f.value, 12, &m->features, 7, &map_entry))
         return false;
+      record g;
+      reader o = f.value; /* read_options checked it */
+      while (next(&o, &g) == 1)
+        if (is(&g, 1, PBC_WIRE_VARINT)) m->message_set = g.varint != 0;
     }
   }
   if (!name) return fail(l, "a message has no name");
@@ -533,6 +558,10 @@ static bool read_message(loader *l, reader r, const char *scope,
       break;
     case 4:
       if (!read_enum(l, f.value, m->full_name, m->features))
+        return false;
+      break;
+    case 6:
+      if (!read_extension(l, f.value, m->full_name, file, m->features))
         return false;
       break;
     case 8: {
@@ -599,8 +628,38 @@ static features file_defaults(uint8_t syntax) {
   return fs;
 }
 
+/* FieldDescriptorProto in an `extend` block (its extendee is field 2),
+ * in the scope of a file's package or of a message. */
+static bool read_extension(loader *l, reader r, const char *scope,
+                           const lfile *file, features parent) {
+  lext *x = alloc_zero(l, 1, sizeof *x);
+  if (!x) return false;
+  x->field.features = parent;
+  if (!read_field(l, r, &x->field)) return false;
+  record f;
+  int k;
+  while ((k = next(&r, &f)) == 1)
+    if (is(&f, 2, PBC_WIRE_LEN) && !(x->extendee = read_string(l, &f)))
+      return false;
+  if (k != 0) return malformed(l, "FieldDescriptorProto");
+  if (!(x->full_name = join(l, scope, x->field.name))) return false;
+  if (!x->extendee)
+    return fail(l, "extension %s has no extendee", x->full_name);
+  if (!clean(l, x->extendee, "an extension's extendee")) return false;
+  /* What errors name: the scope, and the field's name after it. */
+  x->scope.full_name = scope[0] ? scope : x->full_name;
+  x->scope.file = file;
+  named *at = insert(l, &l->s->types, x->full_name);
+  if (!at) return false;
+  if (at->name) return fail(l, "%s is defined twice", x->full_name);
+  *at = (named){x->full_name, NULL, NULL, NULL, x};
+  l->s->types.used++;
+  return push(l, (void ***)&l->s->extensions, &l->s->extension_count,
+              &l->s->extension_cap, x);
+}
+
 /* FileDescriptorProto: name 1, package 2, message_type 4, enum_type 5,
- * options 8 (features 50), syntax 12, edition 14. */
+ * extension 7, options 8 (features 50), syntax 12, edition 14. */
 static bool read_file(loader *l, reader r) {
   lfile *file = alloc_zero(l, 1, sizeof *file);
   if (!file) return false;
@@ -635,7 +694,7 @@ static bool read_file(loader *l, reader r) {
   named *entry = insert(l, &l->s->file_names, file->name);
   if (!entry) return false;
   if (entry->name) return true;
-  *entry = (named){file->name, NULL, NULL, file};
+  *entry = (named){file->name, NULL, NULL, file, NULL};
   l->s->file_names.used++;
   l->file = file->name;
   if (strcmp(syntax, "proto2") == 0) {
@@ -664,6 +723,9 @@ static bool read_file(loader *l, reader r) {
         return false;
     } else if (is(&f, 5, PBC_WIRE_LEN)) {
       if (!read_enum(l, f.value, package, fs))
+        return false;
+    } else if (is(&f, 7, PBC_WIRE_LEN)) {
+      if (!read_extension(l, f.value, package, file, fs))
         return false;
     }
   }
@@ -705,7 +767,7 @@ static bool define(loader *l, const char *name, lmsg *m, lenum *e) {
   named *at = insert(l, &l->s->types, name);
   if (!at) return false;
   if (at->name) return fail(l, "%s is defined twice", name);
-  *at = (named){name, m, e, NULL};
+  *at = (named){name, m, e, NULL, NULL};
   l->s->types.used++;
   return true;
 }
@@ -947,6 +1009,30 @@ static bool default_bits(loader *l, lfield *f, uint64_t *bits) {
   default:
     return false;
   }
+}
+
+/* A classified field's default: declared (proto2, editions), or an enum's
+ * first value when it is not zero; PBC_FIELD_DEFAULT when it has one.
+ * False (the load fails) when it cannot have the one declared. */
+static bool field_default(loader *l, uint8_t syntax, lfield *f) {
+  bool can_default = syntax != PBC_SYNTAX_PROTO3 &&
+                     f->kind != PBC_FIELD_REPEATED &&
+                     !pbc_tbl_is_message(&(pbc_field_desc){.type = f->type});
+  if (f->has_default && !can_default)
+    return fail(l, "a default on a field that cannot have one");
+  if (!f->has_default && can_default && f->type == PBC_TYPE_ENUM &&
+      f->enumeration->values[0].number != 0) {
+    f->has_default = true;
+    f->default_value = f->enumeration->values[0].name;
+  }
+  if (!f->has_default) return true;
+  if (!default_bits(l, f, &f->default_bits)) {
+    if (l->status != PBC_OK) return false;
+    return fail(l, "default \"%s\" is not a value of the field",
+                f->default_value);
+  }
+  f->flags |= PBC_FIELD_DEFAULT;
+  return true;
 }
 
 /* ---- Describing -------------------------------------------------------- */
@@ -1199,23 +1285,8 @@ static bool describe(loader *l, lmsg *m) {
     l->field = f->name;
     if (!f->json_name && !(f->json_name = json_name(l, f->name))) return false;
     pool_size += strlen(f->name) + strlen(f->json_name) + 2;
-    bool can_default = m->file->syntax != PBC_SYNTAX_PROTO3 &&
-                       f->kind != PBC_FIELD_REPEATED &&
-                       !pbc_tbl_is_message(&(pbc_field_desc){.type = f->type});
-    if (f->has_default && !can_default)
-      return fail(l, "a default on a field that cannot have one");
-    if (!f->has_default && can_default && f->type == PBC_TYPE_ENUM &&
-        f->enumeration->values[0].number != 0) {
-      f->has_default = true;
-      f->default_value = f->enumeration->values[0].name;
-    }
+    if (!field_default(l, m->file->syntax, f)) return false;
     if (!f->has_default) continue;
-    if (!default_bits(l, f, &f->default_bits)) {
-      if (l->status != PBC_OK) return false;
-      return fail(l, "default \"%s\" is not a value of the field",
-                  f->default_value);
-    }
-    f->flags |= PBC_FIELD_DEFAULT;
     if (pbc_tbl_is_view(&(pbc_field_desc){.type = f->type}))
       pool_size += f->default_size + 1;
     defaults++;
@@ -1406,6 +1477,58 @@ static bool describe_enum(loader *l, lenum *e) {
   return true;
 }
 
+/* An extension's record (pbc/desc.h's pbc_extension_info), as
+ * Description.cpp writes it: resolved and classified as a field of a
+ * message in its file, checked against its extendee as libprotobuf's
+ * DescriptorPool checks it. */
+static bool describe_extension(loader *l, lext *x) {
+  lfield *f = &x->field;
+  l->file = x->scope.file->name;
+  l->message = x->full_name;
+  if (x->extendee[0] != '.')
+    return fail(l, "type name \"%s\" is not fully qualified", x->extendee);
+  named *n = slot(&l->s->types, x->extendee + 1);
+  lmsg *base = n && n->name ? n->message : NULL;
+  if (!base) return fail(l, "extendee %s is not a message", x->extendee);
+  l->message = x->scope.full_name;
+  if (!resolve_field(l, &x->scope, f)) return false;
+  l->message = x->full_name;
+  l->field = NULL;
+  classify_field(&x->scope, f);
+  if (f->label == LABEL_REQUIRED)
+    return fail(l, "an extension cannot be required");
+  if (base->map_entry) return fail(l, "extends a map entry");
+  for (uint32_t i = 0; i < base->field_count; i++)
+    if (base->fields[i].number == f->number)
+      return fail(l, "number %d is a field of %s", f->number,
+                  base->full_name);
+  if (base->message_set &&
+      (f->type != PBC_TYPE_MESSAGE || f->label != LABEL_OPTIONAL))
+    return fail(l, "an extension of a MessageSet must be an optional message");
+  if (!field_default(l, x->scope.file->syntax, f)) return false;
+  bool view = pbc_tbl_is_view(&(pbc_field_desc){.type = f->type});
+  uint8_t flags = f->flags & (PBC_FIELD_PACKED | PBC_FIELD_UTF8 |
+                              PBC_FIELD_CLOSED_ENUM | PBC_FIELD_DEFAULT);
+  if (f->label == LABEL_REPEATED) flags |= PBC_EXTENSION_REPEATED;
+  if (base->message_set) flags |= PBC_EXTENSION_MESSAGE_SET;
+  const void *link = f->message ? (const void *)f->message->desc
+                     : f->enumeration ? (const void *)f->enumeration->info
+                                      : NULL;
+  if (!(x->info = alloc_zero(l, 1, sizeof *x->info))) return false;
+  *x->info = (pbc_extension_info){
+      x->full_name,
+      base->desc,
+      link,
+      f->has_default && view ? f->default_value : NULL,
+      f->has_default && !view ? f->default_bits : 0,
+      (uint32_t)f->number,
+      f->has_default && view ? (uint32_t)f->default_size : 0,
+      f->type,
+      flags,
+      0};
+  return true;
+}
+
 static bool load(loader *l, const uint8_t *set, size_t len) {
   pbc_schema *s = l->s;
   reader r = {set, set + len};
@@ -1426,6 +1549,13 @@ static bool load(loader *l, const uint8_t *set, size_t len) {
       return false;
   for (size_t i = 0; i < s->message_count; i++, l->described++)
     if (!describe(l, s->messages[i])) return false;
+  s->extension_infos =
+      alloc_zero(l, s->extension_count, sizeof *s->extension_infos);
+  if (!s->extension_infos) return false;
+  for (size_t i = 0; i < s->extension_count; i++) {
+    if (!describe_extension(l, s->extensions[i])) return false;
+    s->extension_infos[i] = s->extensions[i]->info;
+  }
   l->message = l->file = NULL;
   return describe_checks(l);
 }
@@ -1456,6 +1586,7 @@ void pbc_schema_free(pbc_schema *schema) {
   free(schema->messages);
   free(schema->enums);
   free(schema->files);
+  free(schema->extensions);
   free(schema->types.slots);
   free(schema->file_names.slots);
   free(schema);
@@ -1480,6 +1611,18 @@ size_t pbc_schema_message_count(const pbc_schema *schema) {
 const pbc_message_info *pbc_schema_message_at(const pbc_schema *schema,
                                               size_t i) {
   return i < schema->message_count ? schema->messages[i]->info : NULL;
+}
+
+const pbc_extension_info *pbc_schema_find_extension(const pbc_schema *schema,
+                                                    const char *full_name) {
+  const named *n = slot(&schema->types, full_name);
+  return n && n->extension ? n->extension->info : NULL;
+}
+
+const pbc_extension_info *const *
+pbc_schema_extensions(const pbc_schema *schema, size_t *count) {
+  *count = schema->extension_count;
+  return schema->extension_infos;
 }
 
 const pbc_message_info *pbc_schema_finder(const void *ctx,

@@ -41,6 +41,7 @@ typedef struct parser {
   bool allow_field_number, allow_partial;
   pbc_message_finder find_message; /* an Any's type: NULL: linked ones */
   const void *find_message_ctx;
+  pbc_rt_extensions extensions; /* pbc_text_parse_options.extensions */
 } parser;
 
 #define TRY(x)                                                                 \
@@ -745,12 +746,13 @@ static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
   if (pbc_lex_at(&ps->lx, "[")) {
     TRY(next(ps));
     if (pbc_tbl_is_any(d)) return parse_any(ps, frame);
-    /* An extension of d the program links, by its full name (or, for a
-     * MessageSet item, its message's). */
+    /* An extension of d the program links (or the options list), by its
+     * full name (or, for a MessageSet item, its message's). */
     name_buf name = {0};
     bool ok = consume_type_name(ps, &name) && consume(ps, "]");
     const pbc_extension_info *e =
-        ok ? pbc_rt_find_extension_named(d, name.data, name.len) : NULL;
+        ok ? pbc_rt_find_extension_named(d, &ps->extensions, name.data, name.len)
+           : NULL;
     if (ok && e == NULL)
       ok = SYNTAX(ps, "Extension \"%s\" is not defined or is not an "
                       "extension of \"%s\".",
@@ -846,6 +848,8 @@ pbc_status pbc_text_parse(const pbc_message_info *info, void *m,
   if (options) {
     ps.find_message = options->find_message;
     ps.find_message_ctx = options->find_message_ctx;
+    ps.extensions.list = options->extensions;
+    ps.extensions.count = options->extension_count;
   }
   static const char empty[1];
   if (text == NULL) text = empty;

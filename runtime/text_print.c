@@ -20,6 +20,7 @@ typedef struct printer {
   bool expand_any;   /* pbc_text_options.expand_any */
   pbc_message_finder find_message; /* and its context: NULL: linked ones */
   const void *find_message_ctx;
+  pbc_rt_extensions extensions; /* pbc_text_options.extensions */
   unsigned any_depth; /* Any values being printed expanded */
   unsigned indent;
   pbc_status status; /* NO_NAMES stops the output */
@@ -499,9 +500,9 @@ static void print_fields(printer *p, const pbc_message_desc *d,
   size_t ext_count = 0, next_ext = 0;
   uint8_t *rest = NULL;
   size_t rest_size = 0;
-  if (u.size && pbc_extension_count()) {
-    if (!pbc_rt_split_extensions(d, u.data, u.size, &exts, &ext_count, &rest,
-                                 &rest_size)) {
+  if (u.size && pbc_rt_extensions_count(&p->extensions)) {
+    if (!pbc_rt_split_extensions(d, &p->extensions, u.data, u.size, &exts,
+                                 &ext_count, &rest, &rest_size)) {
       p->status = PBC_ERR_OUT_OF_MEMORY;
       return;
     }
@@ -544,6 +545,8 @@ static pbc_status print(printer *p, const pbc_message_info *info,
   if (options != NULL) {
     p->find_message = options->find_message;
     p->find_message_ctx = options->find_message_ctx;
+    p->extensions.list = options->extensions;
+    p->extensions.count = options->extension_count;
   }
   print_fields(p, info->desc, (const uint8_t *)m);
   if (p->has_arena) pbc_arena_destroy(&p->arena);

@@ -19,9 +19,10 @@
  * features resolved as protoc resolves them: presence, enum openness,
  * packed encoding, UTF-8 checks, delimited encoding), messages, nested
  * messages, enums, oneofs, proto3 `optional`, maps, groups, defaults and
- * json_name (derived when the set has none). Extensions and services are
- * skipped (an extension's data stays in the unknown fields, as in compiled
- * code). A file that appears twice keeps its first definition, as in
+ * json_name (derived when the set has none), and extensions (the records
+ * `pbc compile` emits, pbc/desc.h's pbc_extension_info: pbc.h's
+ * pbc_extension_* read and write them, and the text format names them when
+ * its options list pbc_schema_extensions). Services are skipped. A file that appears twice keeps its first definition, as in
  * protoc; otherwise the set is read as libprotobuf reads one (the last of
  * a repeated singular field wins, a record of the wrong wire type is an
  * unknown field, defaults parsed by its rules).
@@ -72,6 +73,14 @@ const pbc_message_info *pbc_schema_find_message(const pbc_schema *schema,
                                                 const char *full_name);
 const pbc_enum_info *pbc_schema_find_enum(const pbc_schema *schema,
                                           const char *full_name);
+
+/* The extension of that full name ("pkg.Scope.ext"), or NULL. */
+const pbc_extension_info *pbc_schema_find_extension(const pbc_schema *schema,
+                                                    const char *full_name);
+/* Every extension the set declares, as the schema holds them: *count of
+ * them, for pbc_text_options.extensions. */
+const pbc_extension_info *const *
+pbc_schema_extensions(const pbc_schema *schema, size_t *count);
 
 /* pbc_schema_find_message as a pbc_message_finder (pbc.h), `ctx` the
  * schema: what the text format's find_message option takes, so that an

@@ -18,7 +18,8 @@
  * fields (10 levels deep at most) and else as an escaped string, groups as
  * `N {` ... `}`.
  *
- * Extensions the program links (pbc_find_extension) print among the set
+ * Extensions the program links (pbc_find_extension), or those the options
+ * list (a schema's), print among the set
  * fields by number as `[pkg.ext]: value` (a MessageSet item declared in its
  * message's scope as `[pkg.Item]`), their values read from the unknown
  * fields as pbc_extension_get reads them; the unknown fields then print
@@ -71,6 +72,11 @@ typedef struct pbc_text_options {
    * schema loaded at run time, pbc_schema_finder and the schema). */
   pbc_message_finder find_message;
   const void *find_message_ctx;
+  /* The extensions printed by name: NULL for the linked ones
+   * (pbc_find_extension), else these extension_count records (for a
+   * schema loaded at run time, pbc_schema_extensions). */
+  const pbc_extension_info *const *extensions;
+  size_t extension_count;
 } pbc_text_options;
 
 /* Prints m, a message of type `info`, into buf: at most cap bytes, no NUL
@@ -102,6 +108,10 @@ typedef struct pbc_text_parse_options {
    * pbc_text_options.find_message: NULL for the linked messages. */
   pbc_message_finder find_message;
   const void *find_message_ctx;
+  /* The extensions `[pkg.ext]` names, as pbc_text_options.extensions:
+   * NULL for the linked ones. */
+  const pbc_extension_info *const *extensions;
+  size_t extension_count;
 } pbc_text_parse_options;
 
 /* Why a parse failed: libprotobuf's message for the same input, at the

@@ -517,6 +517,13 @@ class GuardedInput {
 // returns (and where the text format finds an Any's type).
 pbc_schema *g_runtime_schema = nullptr;
 
+// The extensions the text format names and CheckExtensions sets: a schema
+// loaded at run time's, or (NULL) the linked ones.
+const pbc_extension_info *const *TextExtensions(size_t *count) {
+  *count = 0;
+  return g_runtime_schema ? pbc_schema_extensions(g_runtime_schema, count) : nullptr;
+}
+
 constexpr size_t kCanary = 64;
 constexpr uint8_t kCanaryByte = 0x5a;
 
@@ -2471,11 +2478,9 @@ class Checker {
   // LITE_RUNTIME library has no names: NO_NAMES.
   // The libprotobuf message the text format is compared against: one that
   // knows the schema's extensions, as pbc's text format does those the
-  // program links (all of the schema's, here); with a schema loaded at run
-  // time, which lists none, one that keeps them as unknown fields.
-  std::unique_ptr<Message> TextReference() const {
-    return g_runtime_schema ? ctx_.schema->NewOpaque(d_) : ctx_.schema->New(d_);
-  }
+  // program links (all of the schema's, here), or a schema loaded at run
+  // time lists (TextExtensions).
+  std::unique_ptr<Message> TextReference() const { return ctx_.schema->New(d_); }
 
   bool Text(const std::string &bytes) {
     g_stats["text format"].first++;
@@ -2496,7 +2501,9 @@ class Checker {
       printer.PrintToString(*lib, &want);
       if (single && !want.empty() && want.back() == ' ') want.pop_back();
       pbc_text_options o = {single, false, expand,
-                            g_runtime_schema ? pbc_schema_finder : nullptr, g_runtime_schema};
+                            g_runtime_schema ? pbc_schema_finder : nullptr, g_runtime_schema,
+                            nullptr, 0};
+      o.extensions = TextExtensions(&o.extension_count);
       size_t n = 0;
       pbc_status s = pbc_text_print(pbc_->info(), pbc_->mem(), nullptr, 0, &n, &o);
       if (lite) {
@@ -2616,6 +2623,7 @@ class Checker {
     pbc_text_parse_options parse_options = {};
     parse_options.find_message = g_runtime_schema ? pbc_schema_finder : nullptr;
     parse_options.find_message_ctx = g_runtime_schema;
+    parse_options.extensions = TextExtensions(&parse_options.extension_count);
     const pbc_status s = pbc_text_parse(info, m, text.data(), text.size(), &arena, &parse_options,
                                         &error);
     if (info->desc->flags & PBC_MESSAGE_NO_NAMES) {
@@ -3161,12 +3169,16 @@ bool CheckClosedEnumUnknowns(const Context &ctx, const Message &msg, Checker *c,
 // number, and so do pbc's setters).
 bool CheckExtensions(const Context &ctx, const Message &msg, Rng &r) {
   const Descriptor *d = msg.GetDescriptor();
-  const pbc_message_info *info = pbc_find_message(d->full_name().c_str());
-  if (g_runtime_schema || !info || d->extension_range_count() == 0) return true;
+  const pbc_message_info *info =
+      g_runtime_schema ? pbc_schema_find_message(g_runtime_schema, d->full_name().c_str())
+                       : pbc_find_message(d->full_name().c_str());
+  if (!info || d->extension_range_count() == 0) return true;
   std::vector<const pbc_extension_info *> exts;
-  for (size_t i = 0; i < pbc_extension_count(); i++) {
-    const pbc_extension_info *e = pbc_extension_at(i);
-    if (e && d->full_name() == e->extendee->strings) exts.push_back(e);
+  size_t listed = 0;
+  const pbc_extension_info *const *list = TextExtensions(&listed);
+  for (size_t i = 0; i < (list ? listed : pbc_extension_count()); i++) {
+    const pbc_extension_info *e = list ? list[i] : pbc_extension_at(i);
+    if (e && e->extendee == info->desc) exts.push_back(e);
   }
   if (exts.empty()) return true;
   g_stats["extensions"].first++;

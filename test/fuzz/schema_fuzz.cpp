@@ -7,7 +7,8 @@
 // decoded from the input's own bytes, encoded, printed as text. And where
 // libprotobuf builds every file of the set (its DescriptorPool, the judge
 // of a valid schema), pbc must load it too, each description saying what
-// libprotobuf's descriptor says (the difftest's description check), with
+// libprotobuf's descriptor says (the difftest's description check), and
+// each extension's record its number, type, extendee and flags, with
 // four documented exceptions (pbc/schema.h): a type name that is not fully
 // qualified (protoc always writes them so), a field with neither a type nor
 // a type name (libprotobuf builds one as a double and never parses its
@@ -34,16 +35,44 @@ namespace {
   abort();
 }
 
-// Whether every field of the message has a type or a fully qualified type
-// name (".pkg.T").
+// Whether a field has a type or a fully qualified type name (".pkg.T"),
+// and an extension a fully qualified extendee.
+bool FullyQualified(const gp::FieldDescriptorProto &f) {
+  if (!f.type_name().empty() && f.type_name()[0] != '.') return false;
+  if (f.type_name().empty() && !f.has_type()) return false;
+  return !f.has_extendee() || (!f.extendee().empty() && f.extendee()[0] == '.');
+}
+
+// Whether every field and extension of the message is.
 bool FullyQualified(const gp::DescriptorProto &m) {
-  for (const auto &f : m.field()) {
-    if (!f.type_name().empty() && f.type_name()[0] != '.') return false;
-    if (f.type_name().empty() && !f.has_type()) return false;
-  }
+  for (const auto &f : m.field())
+    if (!FullyQualified(f)) return false;
+  for (const auto &f : m.extension())
+    if (!FullyQualified(f)) return false;
   for (const auto &n : m.nested_type())
     if (!FullyQualified(n)) return false;
   return true;
+}
+
+// Whether pbc's record of an extension says what libprotobuf's descriptor
+// says.
+void CheckExtension(const pbc_schema *schema, const gp::FieldDescriptor *x) {
+  const pbc_extension_info *e = pbc_schema_find_extension(schema, x->full_name().c_str());
+  if (!e) Finding("extension " + x->full_name() + " is not in the loaded schema");
+  bool mset = x->containing_type()->options().message_set_wire_format();
+  if (e->number != static_cast<uint32_t>(x->number()) ||
+      e->type != static_cast<uint8_t>(x->type()) ||
+      x->containing_type()->full_name() != e->extendee->strings ||
+      ((e->flags & PBC_EXTENSION_REPEATED) != 0) != x->is_repeated() ||
+      ((e->flags & PBC_FIELD_PACKED) != 0) != x->is_packed() ||
+      ((e->flags & PBC_EXTENSION_MESSAGE_SET) != 0) != mset)
+    Finding("extension " + x->full_name() + ": the record is not libprotobuf's");
+}
+
+// Those declared in a message, at any depth.
+void CheckExtensions(const pbc_schema *schema, const gp::Descriptor *d) {
+  for (int i = 0; i < d->extension_count(); i++) CheckExtension(schema, d->extension(i));
+  for (int i = 0; i < d->nested_type_count(); i++) CheckExtensions(schema, d->nested_type(i));
 }
 
 // Whether any string of the message, at any depth, holds a NUL byte.
@@ -83,7 +112,7 @@ bool LibprotobufBuilds(const uint8_t *data, size_t size, gp::DescriptorPool *poo
     for (const auto &m : file.message_type())
       if (!FullyQualified(m) || Depth(m) >= 100) return false;
     for (const auto &f : file.extension())
-      if (!f.type_name().empty() && f.type_name()[0] != '.') return false;
+      if (!FullyQualified(f)) return false;
     if (!pool->BuildFile(file)) return false;
   }
   return true;
@@ -148,7 +177,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           if (!info) Finding(d->full_name() + " is not in the loaded schema");
           if (!pbc_test::DescriptionMatches(d, info, "speed", &why, pbc_schema_finder, schema))
             Finding(why);
+          CheckExtensions(schema, d);
         }
+        for (int i = 0; f && i < f->extension_count(); i++) CheckExtension(schema, f->extension(i));
       }
     }
   }

@@ -752,6 +752,7 @@ static void w_field(wbuf *w, const char *name, int number, int label, int type,
  *   message M { optional int32 a = 1 [default = -5]; optional string s = 2
  *     [default = "hi"]; optional E e = 3; repeated M kids = 4;
  *     required bytes r = 5 [default = "\001\377"]; }
+ *   extend M { optional E x = 100; }
  * `mutate` changes it into a broken one (see test_schema_errors). */
 static void w_schema(wbuf *w, int mutate) {
   memset(w, 0, sizeof *w);
@@ -771,6 +772,15 @@ static void w_schema(wbuf *w, int mutate) {
           mutate == 4 ? "THREE" : NULL);
   w_field(w, "kids", 4, 3, PBC_TYPE_MESSAGE, mutate == 5 ? ".t.E" : ".t.M", NULL);
   w_field(w, "r", mutate == 6 ? 0 : 5, 2, PBC_TYPE_BYTES, NULL, "\\001\\377");
+  w_close(w);
+  /* extend M { optional E x = 100; } */
+  w_open(w, 7);
+  w_str(w, 1, "x");
+  w_str(w, 2, mutate == 7 ? ".t.E" : mutate == 10 ? "t.M" : ".t.M");
+  w_int(w, 3, mutate == 8 ? 3 : 100);
+  w_int(w, 4, mutate == 9 ? 2 : 1);
+  w_int(w, 5, PBC_TYPE_ENUM);
+  w_str(w, 6, ".t.E");
   w_close(w);
   w_close(w);
 }
@@ -835,6 +845,37 @@ static void test_schema_load(void) {
   pbc_bytes r;
   memcpy(&r, (uint8_t *)back + d->fields[4].offset, sizeof r);
   CHECK(a == -5 && r.size == 2 && r.data[0] == 1 && r.data[1] == 0xff);
+
+  /* The extension: its record, its default (E's first value), set and
+   * printed by name when the text options list the schema's. */
+  const pbc_extension_info *x = pbc_schema_find_extension(s, "t.x");
+  size_t count = 0;
+  const pbc_extension_info *const *all = pbc_schema_extensions(s, &count);
+  CHECK(x && count == 1 && all[0] == x && pbc_schema_find_extension(s, "t.M") == NULL);
+  if (x) {
+    CHECK(x->extendee == d && x->link == e && x->number == 100 &&
+          x->type == PBC_TYPE_ENUM);
+    CHECK(x->flags == (PBC_FIELD_CLOSED_ENUM | PBC_FIELD_DEFAULT) &&
+          x->default_value == 1);
+    int32_t v = 0;
+    CHECK(pbc_extension_get(x, back, &arena, &v) == PBC_OK && v == 1);
+    v = 2;
+    CHECK(pbc_extension_set(x, back, &v, &arena) == PBC_OK);
+    pbc_text_options named = {.single_line = true, .extensions = all,
+                              .extension_count = count};
+    CHECK(pbc_text_print(info, back, text, sizeof text, &n, &named) == PBC_OK);
+    const char with_x[] = "[t.x]: TWO";
+    CHECK(n == strlen(with_x) && memcmp(text, with_x, n) == 0);
+    /* Without the list, the linked extensions only: a number. */
+    const pbc_text_options unnamed = {.single_line = true};
+    CHECK(pbc_text_print(info, back, text, sizeof text, &n, &unnamed) == PBC_OK);
+    CHECK(n == 6 && memcmp(text, "100: 2", 6) == 0);
+    const pbc_text_parse_options parse = {.allow_partial = true, .extensions = all,
+                                          .extension_count = count};
+    CHECK(pbc_text_parse(info, back, "[t.x]: ONE", 10, &arena, &parse, &terr) == PBC_OK);
+    CHECK(pbc_extension_get(x, back, &arena, &v) == PBC_OK && v == 1 &&
+          pbc_extension_has(x, back));
+  }
   pbc_arena_destroy(&arena);
   pbc_schema_free(s);
   pbc_schema_free(NULL);
@@ -991,6 +1032,10 @@ static void test_schema_errors(void) {
       "t.proto: t.M.e: default \"THREE\" is not a value of the field",
       "t.proto: t.M.kids: type .t.E is not a message",
       "t.proto: t.M.r: field number 0 is not 1 to 536870911",
+      "t.proto: t.x: extendee .t.E is not a message",
+      "t.proto: t.x: number 3 is a field of t.M",
+      "t.proto: t.x: an extension cannot be required",
+      "t.proto: t.x: type name \"t.M\" is not fully qualified",
   };
   for (int i = 1; i < (int)(sizeof want / sizeof *want); i++) {
     wbuf w;
