@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "datasets.h"
+#include "pbc/field.h"
 #include "pbc/jit.h"
 #include "pbc/pbc.h"
 #include "pbc/schema.h"
@@ -434,8 +435,80 @@ private:
 // (MessageDifferencer::Equals, pbc_message_equal: true, every field read);
 // and a merging parse of the payload into a copy of its message (CopyFrom
 // then MergeFromString; pbc_message_copy then pbc_merge_decode, which first
-// copies the message's structure into the arena).
-enum class OpsMode { Copy, Merge, Equal, MergeParse };
+// copies the message's structure into the arena); and a walk of every set
+// field through reflection (libprotobuf's Reflection: ListFields and the
+// Get* getters; pbc/field.h: pbc_field_has and pbc_field_get, over the
+// description), integers and enums summed, strings and bytes by size,
+// sub-messages walked, floats counted: generic code reading a message.
+enum class OpsMode { Copy, Merge, Equal, MergeParse, Read };
+
+inline uint64_t LibprotobufWalk(const google::protobuf::Message &m) {
+  using FD = google::protobuf::FieldDescriptor;
+  const google::protobuf::Reflection *R = m.GetReflection();
+  std::vector<const FD *> fields;
+  R->ListFields(m, &fields);
+  uint64_t sum = 0;
+  for (const FD *f : fields) {
+    const bool rep = f->is_repeated();
+    const int n = rep ? R->FieldSize(m, f) : 1;
+    for (int i = 0; i < n; i++) {
+      switch (f->cpp_type()) {
+        case FD::CPPTYPE_INT32: sum += rep ? R->GetRepeatedInt32(m, f, i) : R->GetInt32(m, f); break;
+        case FD::CPPTYPE_INT64: sum += rep ? R->GetRepeatedInt64(m, f, i) : R->GetInt64(m, f); break;
+        case FD::CPPTYPE_UINT32: sum += rep ? R->GetRepeatedUInt32(m, f, i) : R->GetUInt32(m, f); break;
+        case FD::CPPTYPE_UINT64: sum += rep ? R->GetRepeatedUInt64(m, f, i) : R->GetUInt64(m, f); break;
+        case FD::CPPTYPE_BOOL: sum += rep ? R->GetRepeatedBool(m, f, i) : R->GetBool(m, f); break;
+        case FD::CPPTYPE_ENUM:
+          sum += rep ? R->GetRepeatedEnumValue(m, f, i) : R->GetEnumValue(m, f);
+          break;
+        case FD::CPPTYPE_FLOAT:
+        case FD::CPPTYPE_DOUBLE:
+          sum += 1;
+          break;
+        case FD::CPPTYPE_STRING: {
+          std::string scratch;
+          sum += (rep ? R->GetRepeatedStringReference(m, f, i, &scratch)
+                      : R->GetStringReference(m, f, &scratch))
+                     .size();
+          break;
+        }
+        case FD::CPPTYPE_MESSAGE:
+          sum += LibprotobufWalk(rep ? R->GetRepeatedMessage(m, f, i) : R->GetMessage(m, f));
+          break;
+      }
+    }
+  }
+  return sum;
+}
+
+inline uint64_t PbcWalk(const pbc_message_desc *d, const void *m) {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < d->field_count; i++) {
+    const pbc_field_desc *f = &d->fields[i];
+    if (!pbc_field_has(d, f, m)) continue;
+    const bool rep = f->kind == PBC_FIELD_REPEATED;
+    const size_t n = rep ? pbc_field_size(d, f, m) : 1;
+    const pbc_message_desc *sub = pbc_field_message(d, f);
+    for (size_t j = 0; j < n; j++) {
+      pbc_value v = rep ? pbc_field_get_at(d, f, m, j) : pbc_field_get(d, f, m);
+      switch (f->type) {
+        case PBC_TYPE_MESSAGE: case PBC_TYPE_GROUP:
+          if (v.message) sum += PbcWalk(sub, v.message);
+          break;
+        case PBC_TYPE_STRING: case PBC_TYPE_BYTES: sum += v.bytes.size; break;
+        case PBC_TYPE_FLOAT: case PBC_TYPE_DOUBLE: sum += 1; break;
+        case PBC_TYPE_BOOL: sum += v.b; break;
+        case PBC_TYPE_INT64: case PBC_TYPE_SINT64: case PBC_TYPE_SFIXED64:
+        case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64:
+          sum += v.u64;
+          break;
+        case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32: sum += v.u32; break;
+        default: sum += static_cast<uint64_t>(static_cast<int64_t>(v.i32)); break;
+      }
+    }
+  }
+  return sum;
+}
 
 class LibprotobufOps : public Codec {
 public:
@@ -456,6 +529,10 @@ public:
         ok &= google::protobuf::util::MessageDifferencer::Equals(x, *copies_[i]);
         continue;
       }
+      if (mode_ == OpsMode::Read) {
+        sum_ += LibprotobufWalk(x);
+        continue;
+      }
       m_->CopyFrom(x);
       if (mode_ == OpsMode::Merge) m_->MergeFrom(x);
       if (mode_ == OpsMode::MergeParse) ok &= m_->MergeFromString(payloads_[i]);
@@ -467,6 +544,7 @@ private:
   OpsMode mode_;
   std::unique_ptr<google::protobuf::Message> m_;
   std::vector<std::unique_ptr<google::protobuf::Message>> messages_, copies_;
+  uint64_t sum_ = 0;
 };
 
 class PbcOps : public Codec {
@@ -478,18 +556,31 @@ public:
     pbc_arena_init(&ops_arena_, block_.data(), block_.size());
     ms_ = DecodeStructs(info_, payloads_, &arena_);
     copies_ = DecodeStructs(info_, payloads_, &arena_);
+    // Both walks read the same values: their sums agree on every payload.
+    for (size_t i = 0; mode_ == OpsMode::Read && info_ && i < ms_.size(); i++) {
+      std::unique_ptr<google::protobuf::Message> lib(Prototype(d)->New());
+      lib->ParseFromString(payloads_[i]);
+      if (LibprotobufWalk(*lib) != PbcWalk(info_->desc, ms_[i].data())) {
+        fprintf(stderr, "%s: payload %zu: the reflection walks disagree\n", d.name, i);
+        walks_agree_ = false;
+      }
+    }
   }
   ~PbcOps() override {
     pbc_arena_destroy(&arena_);
     pbc_arena_destroy(&ops_arena_);
   }
   bool Run() override {
-    if (!info_) return false;
+    if (!info_ || !walks_agree_) return false;
     bool ok = true;
     for (size_t i = 0; i < ms_.size(); i++) {
       const void *x = ms_[i].data();
       if (mode_ == OpsMode::Equal) {
         ok &= pbc_message_equal(info_, x, copies_[i].data(), nullptr);
+        continue;
+      }
+      if (mode_ == OpsMode::Read) {
+        sum_ += PbcWalk(info_->desc, x);
         continue;
       }
       pbc_arena_reset(&ops_arena_);
@@ -510,6 +601,8 @@ private:
   std::vector<char> m_, block_;
   std::vector<std::vector<char>> ms_, copies_;
   pbc_arena arena_, ops_arena_;
+  uint64_t sum_ = 0;
+  bool walks_agree_ = true;
 };
 
 #ifdef PBC_BENCH_HAVE_UPB

@@ -86,6 +86,9 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::MergeParse); }},
       {"pbc_merge_parse",
        [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::MergeParse); }},
+      {"libprotobuf_reflect",
+       [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::Read); }},
+      {"pbc_reflect", [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::Read); }},
 #ifdef PBC_BENCH_HAVE_UPB
       {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
       {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},

@@ -23,7 +23,7 @@ static const char *const kCodecs[] = {
     "pbc_table_size_encode", "libprotobuf_text_print", "pbc_text_print",
     "libprotobuf_text_parse", "pbc_text_parse", "libprotobuf_copy", "pbc_copy",
     "libprotobuf_merge", "pbc_merge", "libprotobuf_equal", "pbc_equal",
-    "libprotobuf_merge_parse", "pbc_merge_parse",
+    "libprotobuf_merge_parse", "pbc_merge_parse", "libprotobuf_reflect", "pbc_reflect",
 #ifdef PBC_BENCH_HAVE_UPB
     "upb_parse",         "upb_serialize",
 #endif
@@ -60,6 +60,8 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "libprotobuf_merge_parse")
     return std::make_unique<LibprotobufOps>(d, OpsMode::MergeParse);
   if (codec == "pbc_merge_parse") return std::make_unique<PbcOps>(d, OpsMode::MergeParse);
+  if (codec == "libprotobuf_reflect") return std::make_unique<LibprotobufOps>(d, OpsMode::Read);
+  if (codec == "pbc_reflect") return std::make_unique<PbcOps>(d, OpsMode::Read);
 #ifdef PBC_BENCH_HAVE_UPB
   if (codec == "upb_parse") return std::make_unique<UpbParse>(d);
   if (codec == "upb_serialize") return std::make_unique<UpbSerialize>(d);
