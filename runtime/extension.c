@@ -684,15 +684,12 @@ pbc_status pbc_extension_clear(const pbc_extension_info *e, void *m,
 static const pbc_extension_info *extension_of(const pbc_message_desc *d,
                                               const pbc_rt_extensions *x,
                                               const record *r) {
-  const pbc_extension_info *e = NULL;
-  if (x->list == NULL) {
-    e = pbc_find_extension_by_number(d, r->number);
-  } else {
-    for (size_t i = 0; i < x->count && e == NULL; i++)
-      if (x->list[i]->extendee == d && x->list[i]->number == r->number)
-        e = x->list[i];
+  for (size_t i = 0; i < pbc_rt_extensions_count(x); i++) {
+    const pbc_extension_info *e = pbc_rt_extensions_at(x, i);
+    if (e != NULL && e->extendee == d && e->number == r->number)
+      return is_of(e, r) ? e : NULL;
   }
-  return e != NULL && is_of(e, r) ? e : NULL;
+  return NULL;
 }
 
 /* Appends n bytes to a malloc'd buffer. */

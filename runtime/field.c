@@ -183,25 +183,23 @@ size_t pbc_field_size(const pbc_message_desc *d, const pbc_field_desc *f,
   return pbc_tbl_load_view(member(f, m)).size;
 }
 
-pbc_value pbc_field_get_at(const pbc_message_desc *d, const pbc_field_desc *f,
-                           const void *m, size_t i) {
+/* Element i's address in a repeated field's array. */
+static uint8_t *element(const pbc_message_desc *d, const pbc_field_desc *f,
+                        const void *m, size_t i) {
   pbc_bytes a = pbc_tbl_load_view(member(f, m));
   assert(f->kind == PBC_FIELD_REPEATED && i < a.size);
-  const uint8_t *at = a.data + i * pbc_tbl_value_bytes(d, f);
+  return (uint8_t *)a.data + i * pbc_tbl_value_bytes(d, f);
+}
+
+pbc_value pbc_field_get_at(const pbc_message_desc *d, const pbc_field_desc *f,
+                           const void *m, size_t i) {
+  const uint8_t *at = element(d, f, m, i);
   if (pbc_tbl_is_message(f)) {
     pbc_value v;
     v.message = at;
     return v;
   }
   return load_value(f, at);
-}
-
-/* Element i's address in a repeated field's array. */
-static uint8_t *element(const pbc_message_desc *d, const pbc_field_desc *f,
-                        void *m, size_t i) {
-  pbc_bytes a = pbc_tbl_load_view(member(f, m));
-  assert(f->kind == PBC_FIELD_REPEATED && i < a.size);
-  return (uint8_t *)a.data + i * pbc_tbl_value_bytes(d, f);
 }
 
 static void store_element(const pbc_message_desc *d, const pbc_field_desc *f,
