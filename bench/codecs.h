@@ -9,6 +9,7 @@
 #include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/text_format.h>
+#include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>
 
 #include <google/protobuf/descriptor.pb.h>
@@ -25,6 +26,7 @@
 #include "datasets.h"
 #include "pbc/field.h"
 #include "pbc/jit.h"
+#include "pbc/json.h"
 #include "pbc/pbc.h"
 #include "pbc/schema.h"
 #include "pbc/text.h"
@@ -440,7 +442,7 @@ private:
 // Get* getters; pbc/field.h: pbc_field_has and pbc_field_get, over the
 // description), integers and enums summed, strings and bytes by size,
 // sub-messages walked, floats counted: generic code reading a message.
-enum class OpsMode { Copy, Merge, Equal, MergeParse, Read };
+enum class OpsMode { Copy, Merge, Equal, MergeParse, Read, ToJson };
 
 inline uint64_t LibprotobufWalk(const google::protobuf::Message &m) {
   using FD = google::protobuf::FieldDescriptor;
@@ -533,6 +535,11 @@ public:
         sum_ += LibprotobufWalk(x);
         continue;
       }
+      if (mode_ == OpsMode::ToJson) {
+        json_.clear();
+        ok &= google::protobuf::util::MessageToJsonString(x, &json_).ok();
+        continue;
+      }
       m_->CopyFrom(x);
       if (mode_ == OpsMode::Merge) m_->MergeFrom(x);
       if (mode_ == OpsMode::MergeParse) ok &= m_->MergeFromString(payloads_[i]);
@@ -545,6 +552,7 @@ private:
   std::unique_ptr<google::protobuf::Message> m_;
   std::vector<std::unique_ptr<google::protobuf::Message>> messages_, copies_;
   uint64_t sum_ = 0;
+  std::string json_;
 };
 
 class PbcOps : public Codec {
@@ -583,6 +591,17 @@ public:
         sum_ += PbcWalk(info_->desc, x);
         continue;
       }
+      if (mode_ == OpsMode::ToJson) {
+        // Into a buffer kept large enough, as a server reusing one would.
+        size_t n = 0;
+        pbc_status s = pbc_json_print(info_, x, json_.data(), json_.size(), &n, nullptr);
+        if (s == PBC_ERR_BUFFER_TOO_SMALL) {
+          json_.resize(2 * n);
+          s = pbc_json_print(info_, x, json_.data(), json_.size(), &n, nullptr);
+        }
+        ok &= s == PBC_OK;
+        continue;
+      }
       pbc_arena_reset(&ops_arena_);
       ok &= pbc_message_copy(info_, m_.data(), x, &ops_arena_) == PBC_OK;
       if (mode_ == OpsMode::Merge)
@@ -598,7 +617,7 @@ public:
 private:
   const pbc_message_info *info_;
   OpsMode mode_;
-  std::vector<char> m_, block_;
+  std::vector<char> m_, block_, json_;
   std::vector<std::vector<char>> ms_, copies_;
   pbc_arena arena_, ops_arena_;
   uint64_t sum_ = 0;

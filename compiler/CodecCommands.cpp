@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "CodecCommands.h"
 
+#include "pbc/json.h"
 #include "pbc/schema.h"
 #include "pbc/text.h"
 
@@ -123,15 +124,29 @@ void warnIfPartial(const pbc_message_info *info, const void *m) {
          << "\n";
 }
 
-/// The text of m into `text` (reused: grown when too small).
+/// The text or JSON of m into `text` (reused: grown when too small).
 bool print(const MessageTypes &types, const pbc_message_info *info,
-           const void *m, std::string &text, size_t &length) {
+           const void *m, pbc::OutputFormat format, std::string &text,
+           size_t &length) {
   pbc_text_options options = {};
   options.extensions = types.extensions.data();
   options.extension_count = types.extensions.size();
+  pbc_json_options json = {};
+  json.find_message = types.find;
+  json.find_message_ctx = types.ctx;
+  json.extensions = types.extensions.data();
+  json.extension_count = types.extensions.size();
+  // An empty ArrayRef's data() may be NULL, which means "the linked
+  // extensions": none are linked here.
+  static const pbc_extension_info *const kNone[1] = {nullptr};
+  if (types.extensions.empty())
+    options.extensions = json.extensions = kNone;
   for (;;) {
-    pbc_status s = pbc_text_print(info, m, text.data(), text.size(), &length,
-                                  &options);
+    pbc_status s =
+        format == pbc::OutputFormat::Json
+            ? pbc_json_print(info, m, text.data(), text.size(), &length, &json)
+            : pbc_text_print(info, m, text.data(), text.size(), &length,
+                             &options);
     if (s == PBC_OK)
       return true;
     if (s != PBC_ERR_BUFFER_TOO_SMALL) {
@@ -187,7 +202,7 @@ pbc::SchemaPtr pbc::loadSchema(StringRef descriptorSet) {
 }
 
 int pbc::runDecode(const MessageTypes &types, StringRef message,
-                   bool delimited) {
+                   bool delimited, OutputFormat format) {
   const pbc_message_info *info = findType(types, message);
   std::unique_ptr<MemoryBuffer> in;
   if (!info || !readStdin(in))
@@ -226,8 +241,17 @@ int pbc::runDecode(const MessageTypes &types, StringRef message,
     }
     warnIfPartial(info, m);
     size_t length;
-    if (!print(types, info, m, text, length))
+    if (!print(types, info, m, format, text, length))
       return 1;
+    if (format == OutputFormat::Json) {
+      // One line a message, whatever the stream: a JSON Lines file.
+      if (!writeStdout(text.data(), length) || !writeStdout("\n", 1))
+        return 1;
+      if (!delimited)
+        break;
+      p = at + size;
+      continue;
+    }
     if (delimited) {
       std::string mark = (kMessageMark + Twine(index) + "\n").str();
       if (!writeStdout(mark.data(), mark.size()))
@@ -354,7 +378,7 @@ int pbc::runDecodeRaw() {
   }
   std::string text(4096, '\0');
   size_t length;
-  if (!print(MessageTypes{}, &info, &message, text, length) ||
+  if (!print(MessageTypes{}, &info, &message, OutputFormat::Text, text, length) ||
       !writeStdout(text.data(), length) || fflush(stdout) != 0)
     return 1;
   return 0;

@@ -40,11 +40,15 @@ using SchemaPtr = std::unique_ptr<pbc_schema, SchemaDeleter>;
 /// after printing why it cannot be loaded.
 SchemaPtr loadSchema(llvm::StringRef descriptorSet);
 
-/// A binary `message` (its full name) read from stdin, printed as text.
-/// `delimited`: stdin is a stream of messages each after its varint length,
-/// printed one after the other, each after a `# message N` line.
+/// What runDecode prints: text format, or ProtoJSON (pbc/json.h).
+enum class OutputFormat { Text, Json };
+
+/// A binary `message` (its full name) read from stdin, printed as text or
+/// JSON. `delimited`: stdin is a stream of messages each after its varint
+/// length, printed one after the other: the text of each after a
+/// `# message N` line, the JSON of each on its own line.
 int runDecode(const MessageTypes &types, llvm::StringRef message,
-              bool delimited);
+              bool delimited, OutputFormat format);
 
 /// A text `message` read from stdin, written binary. `delimited`: the text
 /// is messages each after a `# message N` line (what runDecode prints), and

@@ -28,14 +28,16 @@ namespace {
 // schemas (or pbc versions with the same support block) be included in one
 // translation unit.
 const char kSupport[] = R"(
-#ifndef PBC_CPP_SUPPORT_V4
-#define PBC_CPP_SUPPORT_V4
+#ifndef PBC_CPP_SUPPORT_V5
+#define PBC_CPP_SUPPORT_V5
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+
+#include "pbc/json.h"
 
 namespace pbc {
 
@@ -235,9 +237,22 @@ template <class T> pbc_status merge(T &dst, const T &src, arena &a) {
   return pbc_message_merge(&info<T>(), &dst, &src, a.get());
 }
 template <class T> void clear(T &m) { message_traits<T>::init(&m); }
+/* ProtoJSON (pbc/json.h: what libprotobuf's MessageToJsonString prints)
+ * into a new std::string; `options` may be null for the defaults. */
+template <class T>
+result<std::string> to_json(const T &m, const pbc_json_options *options = nullptr) {
+  std::size_t n = 0;
+  pbc_status s = pbc_json_print(&info<T>(), &m, nullptr, 0, &n, options);
+  if (s != PBC_OK && s != PBC_ERR_BUFFER_TOO_SMALL)
+    return result<std::string>::failure(s);
+  std::string out(n, '\0');
+  s = pbc_json_print(&info<T>(), &m, &out[0], n, &n, options);
+  return s == PBC_OK ? result<std::string>::success(std::move(out))
+                     : result<std::string>::failure(s);
+}
 
 } // namespace pbc
-#endif /* PBC_CPP_SUPPORT_V4 */
+#endif /* PBC_CPP_SUPPORT_V5 */
 )";
 
 /// A path as comment text: itself unless it could end the comment.

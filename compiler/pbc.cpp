@@ -212,6 +212,12 @@ cl::opt<bool> delimited(
              "writeDelimitedTo); their text is each after a `# message N` "
              "line"),
     cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(codecCat));
+cl::opt<bool> json(
+    "json",
+    cl::desc("Print ProtoJSON (pbc/json.h: what libprotobuf's "
+             "MessageToJsonString prints) instead of text format; with "
+             "--delimited, one message a line"),
+    cl::sub(decodeCmd), cl::cat(codecCat));
 cl::opt<bool> jit(
     "jit",
     cl::desc("Compile the schema's code into this process (LLVM ORC JIT) "
@@ -399,7 +405,9 @@ int runCodec(mlir::MLIRContext &context, pbc::ImportResult &imported,
     printTimes(timing, rootTime);
   if (int rc = writeTimeTrace())
     return rc;
-  return decodeCmd ? pbc::runDecode(types, rootMessage, delimited)
+  return decodeCmd ? pbc::runDecode(types, rootMessage, delimited,
+                                   json ? pbc::OutputFormat::Json
+                                        : pbc::OutputFormat::Text)
                    : pbc::runEncode(types, rootMessage, delimited);
 }
 

@@ -19,6 +19,7 @@ const char *pbc_status_str(pbc_status s) {
   case PBC_ERR_NO_NAMES: return "message compiled without field names (LITE_RUNTIME)";
   case PBC_ERR_TEXT_SYNTAX: return "text format syntax error";
   case PBC_ERR_BAD_SCHEMA: return "not a descriptor set pbc can load";
+  case PBC_ERR_JSON_VALUE: return "a value ProtoJSON cannot represent";
   }
   return "unknown status";
 }

@@ -2,19 +2,16 @@
  * from a message's description. The differential test prints every random
  * message of the difftest with both and compares the bytes. */
 #include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "pbc/text.h"
+#include "print_internal.h"
 #include "table_internal.h"
 
-/* Where the text goes: a buffer (len counts every byte, also those past
- * cap) or a writer. In one-line mode the space after a field waits in
- * `space` until more text follows, so the last one is never written. */
+/* In one-line mode the space after a field waits in `space` until more
+ * text follows, so the last one is never written. */
 typedef struct printer {
-  char *buf;
-  size_t cap, len;
-  pbc_writer *w;
+  pbc_sink out;
   bool single_line, space;
   bool hide_unknown; /* pbc_text_options.hide_unknown_fields */
   bool expand_any;   /* pbc_text_options.expand_any */
@@ -30,16 +27,7 @@ typedef struct printer {
 } printer;
 
 static void emit_raw(printer *p, const char *s, size_t n) {
-  if (p->status != PBC_OK) return;
-  if (p->w != NULL) {
-    pbc_writer_write(p->w, s, n);
-    return;
-  }
-  if (p->len < p->cap) {
-    size_t room = p->cap - p->len;
-    memcpy(p->buf + p->len, s, n < room ? n : room);
-  }
-  p->len += n;
+  if (p->status == PBC_OK) pbc_sink_put(&p->out, s, n);
 }
 
 static void emit(printer *p, const char *s, size_t n) {
@@ -79,22 +67,13 @@ static void close_block(printer *p) {
 /* ---- Values ------------------------------------------------------------- */
 
 static void emit_u64(printer *p, uint64_t v) {
-  char digits[20];
-  size_t n = 0;
-  do {
-    digits[sizeof digits - ++n] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  emit(p, digits + sizeof digits - n, n);
+  char s[PBC_FORMAT_INT_MAX];
+  emit(p, s, pbc_format_u64(s, v));
 }
 
 static void emit_i64(printer *p, int64_t v) {
-  if (v < 0) {
-    emit(p, "-", 1);
-    emit_u64(p, 0 - (uint64_t)v);
-  } else {
-    emit_u64(p, (uint64_t)v);
-  }
+  char s[PBC_FORMAT_INT_MAX];
+  emit(p, s, pbc_format_i64(s, v));
 }
 
 static void emit_hex(printer *p, uint64_t v, unsigned digits) {
@@ -104,12 +83,9 @@ static void emit_hex(printer *p, uint64_t v, unsigned digits) {
   emit(p, s, 2 + digits);
 }
 
-/* libprotobuf's SimpleDtoa and SimpleFtoa: DBL_DIG (FLT_DIG) significant
- * digits, two (three) more when those do not read back as the value. For a
- * float, reading back is safe_strtof, which also fails when strtof reports
- * an underflow: every non-zero subnormal takes the 9 digits. */
+/* pbc_format_real's digits; "inf", "-inf" and "nan" as libprotobuf's
+ * SimpleDtoa writes them. */
 static void emit_real(printer *p, double v, bool is_float) {
-  char s[32];
   if (v != v) {
     emit_str(p, "nan");
     return;
@@ -118,16 +94,8 @@ static void emit_real(printer *p, double v, bool is_float) {
     emit_str(p, v > 0 ? "inf" : "-inf");
     return;
   }
-  if (is_float) { /* v is a float's value, exactly */
-    snprintf(s, sizeof s, "%.6g", v);
-    bool subnormal = v != 0 && v < 0x1p-126 && v > -0x1p-126;
-    if (subnormal || strtof(s, NULL) != (float)v)
-      snprintf(s, sizeof s, "%.9g", v);
-  } else {
-    snprintf(s, sizeof s, "%.15g", v);
-    if (strtod(s, NULL) != v) snprintf(s, sizeof s, "%.17g", v);
-  }
-  emit_str(p, s);
+  char s[PBC_FORMAT_REAL_MAX];
+  emit(p, s, pbc_format_real(s, v, is_float));
 }
 
 /* libprotobuf's CEscape, in double quotes: runs of plain bytes at once. */
@@ -556,16 +524,12 @@ static pbc_status print(printer *p, const pbc_message_info *info,
 pbc_status pbc_text_print(const pbc_message_info *info, const void *m,
                           char *buf, size_t cap, size_t *written,
                           const pbc_text_options *options) {
-  printer p = {.buf = buf, .cap = buf ? cap : 0};
-  pbc_status s = print(&p, info, m, options);
-  if (written != NULL) *written = s == PBC_OK ? p.len : 0;
-  if (s != PBC_OK) return s;
-  return p.len > p.cap ? PBC_ERR_BUFFER_TOO_SMALL : PBC_OK;
+  printer p = {.out = {.buf = buf, .cap = buf ? cap : 0}};
+  return pbc_sink_finish(&p.out, print(&p, info, m, options), written);
 }
 
 pbc_status pbc_text_write(const pbc_message_info *info, const void *m,
                           pbc_writer *w, const pbc_text_options *options) {
-  printer p = {.w = w};
-  pbc_status s = print(&p, info, m, options);
-  return s != PBC_OK ? s : pbc_writer_status(w);
+  printer p = {.out = {.w = w}};
+  return pbc_sink_finish(&p.out, print(&p, info, m, options), NULL);
 }

@@ -14,13 +14,14 @@
  * code, and compiled --optimize-for=code-size, where each message's
  * functions call the runtime's table-driven codec.
  *
- * Binary and text format in and out (pbc/text.h); JSON and JSPB requests
- * are answered "skipped". */
+ * Binary and text format in and out (pbc/text.h), JSON out (pbc/json.h);
+ * JSON input and JSPB requests are answered "skipped". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conformance.pbc.h"
+#include "pbc/json.h"
 #include "pbc/text.h"
 
 static void die(const char *what) {
@@ -48,8 +49,9 @@ static void handle(const conformance_ConformanceRequest *req,
   const conformance_WireFormat out_format = req->requested_output_format;
   if ((!binary_in && !text_in) ||
       (out_format != conformance_WireFormat_PROTOBUF &&
-       out_format != conformance_WireFormat_TEXT_FORMAT)) {
-    conformance_ConformanceResponse_set_skipped(res, str("pbc: JSON not supported yet"));
+       out_format != conformance_WireFormat_TEXT_FORMAT &&
+       out_format != conformance_WireFormat_JSON)) {
+    conformance_ConformanceResponse_set_skipped(res, str("pbc: JSON input not supported yet"));
     return;
   }
 
@@ -99,6 +101,21 @@ static void handle(const conformance_ConformanceRequest *req,
       return;
     }
     conformance_ConformanceResponse_set_text_payload(res, (pbc_str){text, size});
+    return;
+  }
+
+  if (out_format == conformance_WireFormat_JSON) {
+    size_t size = 0;
+    pbc_status status = pbc_json_print(info, msg, NULL, 0, &size, NULL);
+    char *json = pbc_arena_alloc(arena, size + 1);
+    if (!json) die("out of memory");
+    if (status == PBC_OK || status == PBC_ERR_BUFFER_TOO_SMALL)
+      status = pbc_json_print(info, msg, json, size, &size, NULL);
+    if (status != PBC_OK) {
+      conformance_ConformanceResponse_set_serialize_error(res, str(pbc_status_str(status)));
+      return;
+    }
+    conformance_ConformanceResponse_set_json_payload(res, (pbc_str){json, size});
     return;
   }
 

@@ -53,6 +53,9 @@ static void proto3() {
   pbc::result<std::string> bytes = pbc::encode_to_string(m);
   EXPECT(bytes.ok() && bytes->size() == pbc::encoded_size(m));
   std::printf("AllTypes: %zu bytes\n", bytes.value().size());
+  pbc::result<std::string> json = pbc::to_json(m);
+  EXPECT(json.ok());
+  std::printf("AllTypes JSON: %s\n", json.value().c_str());
 
   // Decode from the std::string (as a string_view) and from bytes (span).
   std::uint8_t block[4096];

@@ -1,0 +1,57 @@
+/* What the text format and JSON printers share (runtime/print.c): where
+ * the text goes, and numbers as libprotobuf writes them. */
+#ifndef PBC_PRINT_INTERNAL_H
+#define PBC_PRINT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "pbc/writer.h"
+
+/* A buffer (len counts every byte, also those past cap, so a short buffer
+ * still learns the whole length) or, when w is set, a writer. */
+typedef struct pbc_sink {
+  char *buf;
+  size_t cap, len;
+  pbc_writer *w;
+} pbc_sink;
+
+static inline void pbc_sink_put(pbc_sink *s, const void *p, size_t n) {
+  if (s->w != NULL) {
+    pbc_writer_write(s->w, p, n);
+    return;
+  }
+  if (s->len < s->cap) {
+    size_t room = s->cap - s->len;
+    memcpy(s->buf + s->len, p, n < room ? n : room);
+  }
+  s->len += n;
+}
+
+/* A printer's result once its status is known: into a buffer, the length
+ * in *written (when not NULL; 0 on an error) and BUFFER_TOO_SMALL when it
+ * did not fit; into a writer, the writer's status. */
+static inline pbc_status pbc_sink_finish(const pbc_sink *s, pbc_status status,
+                                         size_t *written) {
+  if (s->w != NULL) return status != PBC_OK ? status : pbc_writer_status(s->w);
+  if (written != NULL) *written = status == PBC_OK ? s->len : 0;
+  if (status != PBC_OK) return status;
+  return s->len > s->cap ? PBC_ERR_BUFFER_TOO_SMALL : PBC_OK;
+}
+
+/* Longest decimal an int64 or uint64 takes, and a float or double in
+ * pbc_format_real's form. */
+enum { PBC_FORMAT_INT_MAX = 21, PBC_FORMAT_REAL_MAX = 32 };
+
+/* v in decimal at out (no NUL); the number of bytes. */
+size_t pbc_format_u64(char *out, uint64_t v);
+size_t pbc_format_i64(char *out, int64_t v);
+
+/* A finite float (is_float, v holding its value exactly) or double as
+ * libprotobuf's SimpleFtoa and SimpleDtoa write it: FLT_DIG (DBL_DIG)
+ * significant digits, %g style, three (two) more when those do not read
+ * back as the value; NUL-terminated, the length returned. */
+size_t pbc_format_real(char *out, double v, bool is_float);
+
+#endif /* PBC_PRINT_INTERNAL_H */
