@@ -243,21 +243,15 @@ int pbc::runDecode(const MessageTypes &types, StringRef message,
     size_t length;
     if (!print(types, info, m, format, text, length))
       return 1;
-    if (format == OutputFormat::Json) {
-      // One line a message, whatever the stream: a JSON Lines file.
-      if (!writeStdout(text.data(), length) || !writeStdout("\n", 1))
-        return 1;
-      if (!delimited)
-        break;
-      p = at + size;
-      continue;
-    }
-    if (delimited) {
+    // Text after a mark line in a stream; JSON one message a line, whatever
+    // the stream (a JSON Lines file).
+    const bool json = format == OutputFormat::Json;
+    if (delimited && !json) {
       std::string mark = (kMessageMark + Twine(index) + "\n").str();
       if (!writeStdout(mark.data(), mark.size()))
         return 1;
     }
-    if (!writeStdout(text.data(), length))
+    if (!writeStdout(text.data(), length) || (json && !writeStdout("\n", 1)))
       return 1;
     if (!delimited)
       break;

@@ -746,8 +746,10 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d,
                              size_t *rest_size) {
   *exts = NULL;
   *count = 0;
-  *rest = NULL;
-  *rest_size = 0;
+  if (rest != NULL) {
+    *rest = NULL;
+    *rest_size = 0;
+  }
   size_t cap = 0, rest_cap = 0;
   const uint8_t *p = u, *end = u + size;
   record r;
@@ -773,6 +775,7 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d,
         (*exts)[(*count)++] = e;
       }
     }
+    if (rest == NULL) continue;
     if (!value) {
       if (!append(rest, rest_size, &rest_cap, r.start, (size_t)(r.end - r.start)))
         goto fail;
@@ -781,15 +784,19 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d,
       goto fail;
     }
   }
-  if (!append(rest, rest_size, &rest_cap, p, (size_t)(end - p))) goto fail;
+  if (rest != NULL && !append(rest, rest_size, &rest_cap, p, (size_t)(end - p)))
+    goto fail;
   sort_by_number(*exts, *count);
   return true;
 fail:
   free(*exts);
-  free(*rest);
   *exts = NULL;
-  *rest = NULL;
-  *count = *rest_size = 0;
+  *count = 0;
+  if (rest != NULL) {
+    free(*rest);
+    *rest = NULL;
+    *rest_size = 0;
+  }
   return false;
 }
 

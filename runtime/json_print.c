@@ -210,16 +210,13 @@ static void put_real(printer *p, const slot *at, double v, bool is_float) {
   put_simple(p, at, s, pbc_format_real(s, v, is_float));
 }
 
-static void put_int(printer *p, const slot *at, int64_t v, bool quoted) {
+/* An integer in decimal (v's bits read as signed when `is_signed`),
+ * quoted for the 64-bit types. */
+static void put_int(printer *p, const slot *at, uint64_t v, bool is_signed,
+                    bool quoted) {
   char s[PBC_FORMAT_INT_MAX + 2];
-  size_t n = pbc_format_i64(s + 1, v);
-  if (quoted) s[0] = s[n + 1] = '"';
-  put_simple(p, at, quoted ? s : s + 1, quoted ? n + 2 : n);
-}
-
-static void put_uint(printer *p, const slot *at, uint64_t v, bool quoted) {
-  char s[PBC_FORMAT_INT_MAX + 2];
-  size_t n = pbc_format_u64(s + 1, v);
+  size_t n = is_signed ? pbc_format_i64(s + 1, (int64_t)v)
+                       : pbc_format_u64(s + 1, v);
   if (quoted) s[0] = s[n + 1] = '"';
   put_simple(p, at, quoted ? s : s + 1, quoted ? n + 2 : n);
 }
@@ -261,7 +258,7 @@ static void put_enum(printer *p, const slot *at, const pbc_enum_info *e,
   }
   const char *name = p->enum_ints ? NULL : pbc_enum_value_name(e, v);
   if (name == NULL) {
-    put_int(p, at, v, false);
+    put_int(p, at, (uint64_t)(int64_t)v, true, false);
     return;
   }
   prefix(p, at);
@@ -286,16 +283,16 @@ static void put_scalar(printer *p, const slot *at, uint8_t type,
     return;
   }
   case PBC_TYPE_INT64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64:
-    put_int(p, at, (int64_t)pbc_tbl_load64(v), true);
+    put_int(p, at, pbc_tbl_load64(v), true, true);
     return;
   case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64:
-    put_uint(p, at, pbc_tbl_load64(v), true);
+    put_int(p, at, pbc_tbl_load64(v), false, true);
     return;
   case PBC_TYPE_INT32: case PBC_TYPE_SFIXED32: case PBC_TYPE_SINT32:
-    put_int(p, at, (int32_t)pbc_tbl_load32(v), false);
+    put_int(p, at, (uint64_t)(int64_t)(int32_t)pbc_tbl_load32(v), true, false);
     return;
   case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32:
-    put_uint(p, at, pbc_tbl_load32(v), false);
+    put_int(p, at, pbc_tbl_load32(v), false, false);
     return;
   case PBC_TYPE_BOOL:
     put_simple(p, at, *v ? "true" : "false", *v ? 4 : 5);
@@ -501,14 +498,12 @@ static void put_members(printer *p, bool *first, const pbc_message_desc *d,
                         const uint8_t *m) {
   const pbc_extension_info **exts = NULL;
   size_t ext_count = 0, next = 0;
-  uint8_t *rest = NULL;
-  size_t rest_size = 0;
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS &&
       pbc_rt_extensions_count(&p->extensions) != 0) {
     pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
     if (u.size != 0 &&
         !pbc_rt_split_extensions(d, &p->extensions, u.data, u.size, &exts,
-                                 &ext_count, &rest, &rest_size)) {
+                                 &ext_count, NULL, NULL)) {
       fail(p, PBC_ERR_OUT_OF_MEMORY);
       return;
     }
@@ -522,7 +517,6 @@ static void put_members(printer *p, bool *first, const pbc_message_desc *d,
   while (next < ext_count && p->status == PBC_OK)
     put_extension(p, first, exts[next++], m);
   free(exts);
-  free(rest);
 }
 
 /* ---- Well-known types ----------------------------------------------------- */

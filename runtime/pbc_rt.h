@@ -244,7 +244,8 @@ pbc_rt_extensions_at(const pbc_rt_extensions *x, size_t i) {
  * ascending number (*exts, malloc'd), and the unknown fields libprotobuf's
  * parser would have left once it parsed those (*rest, malloc'd): the
  * other records, and a closed enum's undeclared values as varint records
- * of their own. False when memory runs out. */
+ * of their own; not made when `rest` is NULL (JSON prints no unknown
+ * fields). False when memory runs out. */
 bool pbc_rt_split_extensions(const pbc_message_desc *d,
                              const pbc_rt_extensions *x, const uint8_t *u,
                              size_t size, const pbc_extension_info ***exts,
