@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace llvm;
@@ -126,7 +127,7 @@ void warnIfPartial(const pbc_message_info *info, const void *m) {
 
 /// The text or JSON of m into `text` (reused: grown when too small).
 bool print(const MessageTypes &types, const pbc_message_info *info,
-           const void *m, pbc::OutputFormat format, std::string &text,
+           const void *m, pbc::TextFormat format, std::string &text,
            size_t &length) {
   pbc_text_options options = {};
   options.extensions = types.extensions.data();
@@ -143,7 +144,7 @@ bool print(const MessageTypes &types, const pbc_message_info *info,
     options.extensions = json.extensions = kNone;
   for (;;) {
     pbc_status s =
-        format == pbc::OutputFormat::Json
+        format == pbc::TextFormat::Json
             ? pbc_json_print(info, m, text.data(), text.size(), &length, &json)
             : pbc_text_print(info, m, text.data(), text.size(), &length,
                              &options);
@@ -202,7 +203,7 @@ pbc::SchemaPtr pbc::loadSchema(StringRef descriptorSet) {
 }
 
 int pbc::runDecode(const MessageTypes &types, StringRef message,
-                   bool delimited, OutputFormat format) {
+                   bool delimited, TextFormat format) {
   const pbc_message_info *info = findType(types, message);
   std::unique_ptr<MemoryBuffer> in;
   if (!info || !readStdin(in))
@@ -245,7 +246,7 @@ int pbc::runDecode(const MessageTypes &types, StringRef message,
       return 1;
     // Text after a mark line in a stream; JSON one message a line, whatever
     // the stream (a JSON Lines file).
-    const bool json = format == OutputFormat::Json;
+    const bool json = format == TextFormat::Json;
     if (delimited && !json) {
       std::string mark = (kMessageMark + Twine(index) + "\n").str();
       if (!writeStdout(mark.data(), mark.size()))
@@ -260,16 +261,26 @@ int pbc::runDecode(const MessageTypes &types, StringRef message,
   return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/// Where a byte offset into `text` is, as line:column (from 1).
+static std::pair<uint32_t, uint32_t> lineColumn(StringRef text, size_t at) {
+  StringRef before = text.take_front(at);
+  size_t eol = before.rfind('\n');
+  return {static_cast<uint32_t>(before.count('\n') + 1),
+          static_cast<uint32_t>(eol == StringRef::npos ? at + 1 : at - eol)};
+}
+
 int pbc::runEncode(const MessageTypes &types, StringRef message,
-                   bool delimited) {
+                   bool delimited, TextFormat format) {
   const pbc_message_info *info = findType(types, message);
   std::unique_ptr<MemoryBuffer> in;
   if (!info || !readStdin(in))
     return 1;
   StringRef text = in->getBuffer();
+  const bool json = format == TextFormat::Json;
 
   // Each message's text: the whole input, or (--delimited) what follows
-  // each `# message` line up to the next, with the line it starts on.
+  // each `# message` line up to the next (JSON: each non-empty line), with
+  // the line it starts on.
   struct Piece {
     StringRef text;
     uint32_t firstLine;
@@ -277,6 +288,15 @@ int pbc::runEncode(const MessageTypes &types, StringRef message,
   std::vector<Piece> pieces;
   if (!delimited) {
     pieces.push_back({text, 1});
+  } else if (json) {
+    uint32_t line = 1;
+    for (size_t pos = 0; pos < text.size(); ++line) {
+      size_t eol = std::min(text.find('\n', pos), text.size());
+      StringRef piece = text.slice(pos, eol);
+      if (!piece.trim().empty())
+        pieces.push_back({piece, line});
+      pos = eol + 1;
+    }
   } else {
     uint32_t line = 1;
     size_t start = StringRef::npos;
@@ -303,23 +323,40 @@ int pbc::runEncode(const MessageTypes &types, StringRef message,
   options.find_message_ctx = types.ctx;
   options.extensions = types.extensions.data();
   options.extension_count = types.extensions.size();
+  pbc_json_options jsonOptions = {};
+  jsonOptions.find_message = types.find;
+  jsonOptions.find_message_ctx = types.ctx;
+  jsonOptions.extensions = types.extensions.data();
+  jsonOptions.extension_count = types.extensions.size();
   std::string out;
   for (const Piece &piece : pieces) {
     pbc_arena_reset(&arena.arena);
     void *m = pbc_message_new(info, &arena.arena);
-    pbc_text_error where = {};
-    pbc_status s =
-        m ? pbc_text_parse(info, m, piece.text.data(), piece.text.size(),
-                           &arena.arena, &options, &where)
-          : PBC_ERR_OUT_OF_MEMORY;
+    // Where it went wrong, as line and column (0: the whole message).
+    uint32_t line = 0, column = 0;
+    const char *why = "";
+    pbc_text_error textError = {};
+    pbc_json_error jsonError = {};
+    pbc_status s = PBC_ERR_OUT_OF_MEMORY;
+    if (m && json) {
+      s = pbc_json_parse(info, m, piece.text.data(), piece.text.size(),
+                         &arena.arena, &jsonOptions, &jsonError);
+      why = jsonError.message;
+      if (s != PBC_OK && s != PBC_ERR_MISSING_REQUIRED)
+        std::tie(line, column) = lineColumn(piece.text, jsonError.offset);
+    } else if (m) {
+      s = pbc_text_parse(info, m, piece.text.data(), piece.text.size(),
+                         &arena.arena, &options, &textError);
+      why = textError.message;
+      line = textError.line;
+      column = textError.column;
+    }
     if (s != PBC_OK) {
-      if (where.line)
-        errs() << "input:" << where.line + piece.firstLine - 1 << ":"
-               << where.column << ": " << where.message << "\n";
-      else if (where.message[0])
-        errs() << "input: " << where.message << "\n";
+      if (line)
+        errs() << "input:" << line + piece.firstLine - 1 << ":" << column
+               << ": " << why << "\n";
       else
-        errs() << "input: " << pbc_status_str(s) << "\n";
+        errs() << "input: " << (why[0] ? why : pbc_status_str(s)) << "\n";
       errs() << "Failed to parse input.\n";
       return 1;
     }
@@ -372,7 +409,7 @@ int pbc::runDecodeRaw() {
   }
   std::string text(4096, '\0');
   size_t length;
-  if (!print(MessageTypes{}, &info, &message, OutputFormat::Text, text, length) ||
+  if (!print(MessageTypes{}, &info, &message, TextFormat::Text, text, length) ||
       !writeStdout(text.data(), length) || fflush(stdout) != 0)
     return 1;
   return 0;

@@ -40,21 +40,23 @@ using SchemaPtr = std::unique_ptr<pbc_schema, SchemaDeleter>;
 /// after printing why it cannot be loaded.
 SchemaPtr loadSchema(llvm::StringRef descriptorSet);
 
-/// What runDecode prints: text format, or ProtoJSON (pbc/json.h).
-enum class OutputFormat { Text, Json };
+/// What runDecode prints and runEncode reads: text format, or ProtoJSON
+/// (pbc/json.h).
+enum class TextFormat { Text, Json };
 
 /// A binary `message` (its full name) read from stdin, printed as text or
 /// JSON. `delimited`: stdin is a stream of messages each after its varint
 /// length, printed one after the other: the text of each after a
 /// `# message N` line, the JSON of each on its own line.
 int runDecode(const MessageTypes &types, llvm::StringRef message,
-              bool delimited, OutputFormat format);
+              bool delimited, TextFormat format);
 
-/// A text `message` read from stdin, written binary. `delimited`: the text
-/// is messages each after a `# message N` line (what runDecode prints), and
-/// each is written after its varint length.
+/// A text or JSON `message` read from stdin, written binary. `delimited`:
+/// the input is messages (what runDecode prints: the text of each after a
+/// `# message N` line, the JSON of each on its own line), each written
+/// after its varint length.
 int runEncode(const MessageTypes &types, llvm::StringRef message,
-              bool delimited);
+              bool delimited, TextFormat format);
 
 /// stdin's bytes read as a message of unknown fields, printed as text.
 int runDecodeRaw();

@@ -60,8 +60,9 @@ cl::SubCommand decodeCmd(
     "decode", "Print a binary message read from stdin as text (as protoc "
               "--decode), through the schema loaded at run time");
 cl::SubCommand encodeCmd(
-    "encode", "Write a text-format message read from stdin as binary (as "
-              "protoc --encode), through the schema loaded at run time");
+    "encode", "Write a text-format (or --json) message read from stdin as "
+              "binary (as protoc --encode), through the schema loaded at "
+              "run time");
 cl::SubCommand decodeRawCmd(
     "decode_raw", "Print a binary message read from stdin as text, its "
                   "fields by number (as protoc --decode_raw)");
@@ -214,10 +215,11 @@ cl::opt<bool> delimited(
     cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(codecCat));
 cl::opt<bool> json(
     "json",
-    cl::desc("Print ProtoJSON (pbc/json.h: what libprotobuf's "
-             "MessageToJsonString prints) instead of text format; with "
+    cl::desc("Print (decode) or read (encode) ProtoJSON (pbc/json.h: "
+             "what libprotobuf's MessageToJsonString prints and "
+             "JsonStringToMessage reads) instead of text format; with "
              "--delimited, one message a line"),
-    cl::sub(decodeCmd), cl::cat(codecCat));
+    cl::sub(decodeCmd), cl::sub(encodeCmd), cl::cat(codecCat));
 cl::opt<bool> jit(
     "jit",
     cl::desc("Compile the schema's code into this process (LLVM ORC JIT) "
@@ -405,10 +407,10 @@ int runCodec(mlir::MLIRContext &context, pbc::ImportResult &imported,
     printTimes(timing, rootTime);
   if (int rc = writeTimeTrace())
     return rc;
-  return decodeCmd ? pbc::runDecode(types, rootMessage, delimited,
-                                   json ? pbc::OutputFormat::Json
-                                        : pbc::OutputFormat::Text)
-                   : pbc::runEncode(types, rootMessage, delimited);
+  pbc::TextFormat format =
+      json ? pbc::TextFormat::Json : pbc::TextFormat::Text;
+  return decodeCmd ? pbc::runDecode(types, rootMessage, delimited, format)
+                   : pbc::runEncode(types, rootMessage, delimited, format);
 }
 
 } // namespace

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "pbc/json.h"
+#include "json_internal.h"
 #include "print_internal.h"
-#include "table_internal.h"
 
 typedef struct printer {
   pbc_sink out;
@@ -246,13 +246,9 @@ static void put_base64(printer *p, const slot *at, const uint8_t *s, size_t n) {
   put(p, "\"", 1);
 }
 
-static bool is_null_value(const pbc_enum_info *e) {
-  return e != NULL && strcmp(e->full_name, "google.protobuf.NullValue") == 0;
-}
-
 static void put_enum(printer *p, const slot *at, const pbc_enum_info *e,
                      int32_t v) {
-  if (is_null_value(e)) {
+  if (pbc_json_is_null_value(e)) {
     put_simple(p, at, "null", 4);
     return;
   }
@@ -521,42 +517,6 @@ static void put_members(printer *p, bool *first, const pbc_message_desc *d,
 
 /* ---- Well-known types ----------------------------------------------------- */
 
-typedef enum wkt {
-  WKT_NONE, WKT_ANY, WKT_TIMESTAMP, WKT_DURATION, WKT_FIELD_MASK, WKT_STRUCT,
-  WKT_VALUE, WKT_LIST_VALUE, WKT_WRAPPER
-} wkt;
-
-/* A wrapper's value: field 1, a singular scalar, string or bytes. */
-static const pbc_field_desc *wrapped(const pbc_message_desc *d) {
-  const pbc_field_desc *f = pbc_field_by_number(d, 1);
-  return f != NULL && f->kind != PBC_FIELD_REPEATED && !pbc_tbl_is_message(f)
-             ? f
-             : NULL;
-}
-
-static wkt wkt_of(const pbc_message_desc *d) {
-  static const char kPackage[] = "google.protobuf.";
-  const char *name = d->strings;
-  if (strncmp(name, kPackage, sizeof kPackage - 1) != 0) return WKT_NONE;
-  name += sizeof kPackage - 1;
-  static const struct { const char *name; wkt kind; } kTypes[] = {
-      {"Any", WKT_ANY}, {"Timestamp", WKT_TIMESTAMP},
-      {"Duration", WKT_DURATION}, {"FieldMask", WKT_FIELD_MASK},
-      {"Struct", WKT_STRUCT}, {"Value", WKT_VALUE},
-      {"ListValue", WKT_LIST_VALUE}, {"DoubleValue", WKT_WRAPPER},
-      {"FloatValue", WKT_WRAPPER}, {"Int64Value", WKT_WRAPPER},
-      {"UInt64Value", WKT_WRAPPER}, {"Int32Value", WKT_WRAPPER},
-      {"UInt32Value", WKT_WRAPPER}, {"BoolValue", WKT_WRAPPER},
-      {"StringValue", WKT_WRAPPER}, {"BytesValue", WKT_WRAPPER}};
-  for (size_t i = 0; i < sizeof kTypes / sizeof kTypes[0]; i++) {
-    if (strcmp(name, kTypes[i].name) != 0) continue;
-    /* A message of that name but another shape prints as any message. */
-    if (kTypes[i].kind == WKT_ANY && !pbc_tbl_is_any(d)) return WKT_NONE;
-    if (kTypes[i].kind == WKT_WRAPPER && wrapped(d) == NULL) return WKT_NONE;
-    return kTypes[i].kind;
-  }
-  return WKT_NONE;
-}
 
 /* Field `number` of d at m, if d has it and it is not repeated. */
 static const pbc_field_desc *singular(const pbc_message_desc *d,
@@ -845,7 +805,7 @@ static void put_any(printer *p, const slot *at, const pbc_message_desc *d,
     put_quoted(p, url.data, url.size);
   }
   if (v != NULL) {
-    if (wkt_of(info->desc) != WKT_NONE) {
+    if (pbc_json_wkt_of(info->desc) != WKT_NONE) {
       slot inner = member(&first, "value", 5);
       put_message(p, &inner, info->desc, v);
     } else if (info->desc->flags & PBC_MESSAGE_NO_NAMES) {
@@ -871,7 +831,7 @@ static void put_message(printer *p, const slot *at, const pbc_message_desc *d,
     return;
   }
   p->depth++;
-  switch (wkt_of(d)) {
+  switch (pbc_json_wkt_of(d)) {
   case WKT_ANY: put_any(p, at, d, m); break;
   case WKT_TIMESTAMP: put_timestamp(p, at, d, m); break;
   case WKT_DURATION: put_duration(p, at, d, m); break;
@@ -880,7 +840,7 @@ static void put_message(printer *p, const slot *at, const pbc_message_desc *d,
   case WKT_LIST_VALUE: put_struct(p, at, d, m, true); break;
   case WKT_VALUE: put_struct_value(p, at, d, m); break;
   case WKT_WRAPPER:
-    put_field_value(p, at, d, wrapped(d), m + wrapped(d)->offset, false);
+    put_field_value(p, at, d, pbc_json_wrapped(d), m + pbc_json_wrapped(d)->offset, false);
     break;
   default: {
     bool first = true;

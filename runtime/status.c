@@ -20,6 +20,7 @@ const char *pbc_status_str(pbc_status s) {
   case PBC_ERR_TEXT_SYNTAX: return "text format syntax error";
   case PBC_ERR_BAD_SCHEMA: return "not a descriptor set pbc can load";
   case PBC_ERR_JSON_VALUE: return "a value ProtoJSON cannot represent";
+  case PBC_ERR_JSON_SYNTAX: return "JSON syntax error";
   }
   return "unknown status";
 }

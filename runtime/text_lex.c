@@ -294,8 +294,7 @@ double pbc_lex_float(const char *text, size_t len) {
   return v;
 }
 
-/* Code point to UTF-8; cp is at most 0x10FFFF. */
-static size_t put_utf8(uint32_t cp, uint8_t *out) {
+size_t pbc_utf8_put(uint32_t cp, uint8_t *out) {
   if (cp < 0x80) {
     out[0] = (uint8_t)cp;
     return 1;
@@ -360,7 +359,7 @@ long pbc_lex_unescape(const char *text, size_t len, uint8_t *out) {
       for (int i = 0; i < digits; i++)
         cp = cp << 4 | (uint32_t)digit_value((unsigned char)*p++);
       if ((cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) return -1;
-      o += put_utf8(cp, o);
+      o += pbc_utf8_put(cp, o);
     } else {
       *o++ = (uint8_t)translate_escape(c);
       p++;

@@ -73,6 +73,10 @@ bool pbc_lex_integer(const char *text, size_t len, uint64_t max,
  * suffix ignored). */
 double pbc_lex_float(const char *text, size_t len);
 
+/* A code point (at most 0x10FFFF) as UTF-8 at out, 1 to 4 bytes: how
+ * many. */
+size_t pbc_utf8_put(uint32_t cp, uint8_t *out);
+
 /* Appends a string token's bytes, escapes decoded, to `out` (room for
  * len - 2 bytes: no escape makes more bytes than it takes). Returns the
  * bytes written, or -1 when a \u or \U escape is a surrogate or beyond

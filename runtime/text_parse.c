@@ -23,20 +23,12 @@
 #include <string.h>
 
 #include "pbc/text.h"
-#include "table_internal.h"
 #include "text_lex.h"
+#include "wire_build.h"
 
 typedef struct parser {
   pbc_lexer lx;
-  uint8_t *out; /* the wire form so far */
-  size_t len, cap;
-  /* What each open message has been given (see frame_*), a stack. */
-  uint32_t *seen;
-  size_t seen_len, seen_cap;
-  /* The singular extensions each open message has been given: pairs of
-   * its frame and the extension's number, innermost last. */
-  uint32_t *ext_seen;
-  size_t ext_len, ext_cap;
+  pbc_wire_build wb; /* the wire form so far */
   uint32_t depth, max_depth;
   bool allow_field_number, allow_partial;
   pbc_message_finder find_message; /* an Any's type: NULL: linked ones */
@@ -217,136 +209,30 @@ static float double_to_float(double v) {
   return (float)v;
 }
 
-/* ---- The wire form ------------------------------------------------------ */
+/* ---- The wire form (wire_build.h) --------------------------------------- */
 
-static bool reserve(parser *ps, size_t n) {
-  if (ps->cap - ps->len >= n) return true;
-  size_t cap = ps->cap ? ps->cap : 256;
-  while (cap - ps->len < n) {
-    if (cap > SIZE_MAX / 2) return out_of_memory(ps);
-    cap *= 2;
-  }
-  uint8_t *p = realloc(ps->out, cap);
-  if (p == NULL) return out_of_memory(ps);
-  ps->out = p;
-  ps->cap = cap;
-  return true;
-}
-
-static void put_varint_at(uint8_t *p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  *p = (uint8_t)v;
-}
-
+/* Each reports a want of memory at the current token. */
 static bool put_varint(parser *ps, uint64_t v) {
-  TRY(reserve(ps, 10));
-  put_varint_at(ps->out + ps->len, v);
-  ps->len += pbc_varint_size(v);
-  return true;
-}
-
-static bool put_fixed(parser *ps, uint64_t v, size_t bytes) {
-  TRY(reserve(ps, bytes));
-  for (size_t i = 0; i < bytes; i++) ps->out[ps->len++] = (uint8_t)(v >> 8 * i);
-  return true;
+  return pbc_wb_varint(&ps->wb, v) || out_of_memory(ps);
 }
 
 static bool put_tag(parser *ps, uint32_t number, pbc_wire_type wire) {
-  return put_varint(ps, (uint64_t)number << 3 | wire);
+  return pbc_wb_tag(&ps->wb, number, wire) || out_of_memory(ps);
 }
 
-/* A length-delimited value: open_len keeps a byte for the length and
- * returns where; close_len writes it, moving the value up when it needs
- * more. */
 static bool open_len(parser *ps, size_t *at) {
-  TRY(reserve(ps, 1));
-  *at = ps->len++;
-  return true;
+  return pbc_wb_open_len(&ps->wb, at) || out_of_memory(ps);
 }
 
 static bool close_len(parser *ps, size_t at) {
-  size_t n = ps->len - at - 1;
-  if (n > INT32_MAX)
-    return pbc_text_fail(&ps->lx, PBC_ERR_TOO_LARGE, ps->lx.cur.line,
-                         ps->lx.cur.column, "Message is 2 GiB or more.");
-  size_t k = pbc_varint_size(n);
-  if (k > 1) {
-    TRY(reserve(ps, k - 1));
-    memmove(ps->out + at + k, ps->out + at + 1, n);
-    ps->len += k - 1;
-  }
-  put_varint_at(ps->out + at, n);
-  return true;
-}
-
-/* ---- What a message has been given --------------------------------------
- * A frame per open message: a bit per field (set once a singular field is
- * present as libprotobuf's HasField sees it) and a word per oneof (its set
- * member's index plus one). */
-
-static size_t frame_words(const pbc_message_desc *d) {
-  return (d->field_count + 31) / 32 + d->oneof_count;
+  pbc_status s = pbc_wb_close_len(&ps->wb, at);
+  if (s == PBC_ERR_TOO_LARGE)
+    return FAIL_AT_TOKEN(ps, s, "Message is 2 GiB or more.");
+  return s == PBC_OK || out_of_memory(ps);
 }
 
 static bool frame_push(parser *ps, const pbc_message_desc *d, size_t *frame) {
-  size_t n = frame_words(d);
-  if (ps->seen_cap - ps->seen_len < n) {
-    size_t cap = ps->seen_cap ? ps->seen_cap * 2 : 64;
-    while (cap - ps->seen_len < n) cap *= 2;
-    uint32_t *p = realloc(ps->seen, cap * sizeof *p);
-    if (p == NULL) return out_of_memory(ps);
-    ps->seen = p;
-    ps->seen_cap = cap;
-  }
-  *frame = ps->seen_len;
-  memset(ps->seen + ps->seen_len, 0, n * sizeof *ps->seen);
-  ps->seen_len += n;
-  return true;
-}
-
-static void frame_pop(parser *ps, const pbc_message_desc *d) {
-  ps->seen_len -= frame_words(d);
-  while (ps->ext_len > 0 && ps->ext_seen[ps->ext_len - 2] >= ps->seen_len)
-    ps->ext_len -= 2;
-}
-
-/* A singular extension given to the message of `frame`: as frame_has and
- * frame_set for a field. */
-static bool ext_has(const parser *ps, size_t frame, uint32_t number) {
-  for (size_t i = ps->ext_len; i > 0 && ps->ext_seen[i - 2] >= frame; i -= 2)
-    if (ps->ext_seen[i - 2] == frame && ps->ext_seen[i - 1] == number)
-      return true;
-  return false;
-}
-
-static bool ext_set(parser *ps, size_t frame, uint32_t number) {
-  if (ps->ext_cap - ps->ext_len < 2) {
-    size_t cap = ps->ext_cap ? ps->ext_cap * 2 : 16;
-    uint32_t *p = realloc(ps->ext_seen, cap * sizeof *p);
-    if (p == NULL) return out_of_memory(ps);
-    ps->ext_seen = p;
-    ps->ext_cap = cap;
-  }
-  ps->ext_seen[ps->ext_len++] = (uint32_t)frame;
-  ps->ext_seen[ps->ext_len++] = number;
-  return true;
-}
-
-static bool frame_has(const parser *ps, size_t frame, uint32_t index) {
-  return ps->seen[frame + index / 32] >> (index % 32) & 1;
-}
-
-static void frame_set(parser *ps, size_t frame, uint32_t index) {
-  ps->seen[frame + index / 32] |= 1u << (index % 32);
-}
-
-/* Into the stack, which a nested frame_push may move: use at once. */
-static uint32_t *frame_oneof(parser *ps, const pbc_message_desc *d,
-                             size_t frame, uint32_t oneof) {
-  return &ps->seen[frame + (d->field_count + 31) / 32 + oneof];
+  return pbc_wb_frame_push(&ps->wb, d, frame) || out_of_memory(ps);
 }
 
 /* ---- Values ------------------------------------------------------------- */
@@ -362,19 +248,20 @@ static bool parse_string(parser *ps, const pbc_message_desc *d,
   if (t->type != PBC_TOK_STRING)
     return SYNTAX(ps, "Expected string, got: %.*s", (int)t->len, t->text);
   uint32_t line = t->line, column = t->column;
-  size_t at;
+  size_t at = 0;
   TRY(put_tag(ps, f->number, PBC_WIRE_LEN));
   TRY(open_len(ps, &at));
   while (ps->lx.cur.type == PBC_TOK_STRING) {
-    TRY(reserve(ps, t->len));
-    long n = pbc_lex_unescape(t->text, t->len, ps->out + ps->len);
+    TRY(pbc_wb_reserve(&ps->wb, t->len) || out_of_memory(ps));
+    long n = pbc_lex_unescape(t->text, t->len, ps->wb.out + ps->wb.len);
     if (n < 0)
       return SYNTAX(ps, "Unicode escape of a surrogate or beyond U+10FFFF.");
-    ps->len += (size_t)n;
+    ps->wb.len += (size_t)n;
     TRY(next(ps));
   }
-  size_t n = ps->len - at - 1;
-  if ((f->flags & PBC_FIELD_UTF8) && !pbc_rt_utf8_valid(ps->out + at + 1, n))
+  size_t n = ps->wb.len - at - 1;
+  if ((f->flags & PBC_FIELD_UTF8) &&
+      !pbc_rt_utf8_valid(ps->wb.out + at + 1, n))
     return pbc_text_fail(&ps->lx, PBC_ERR_INVALID_UTF8, line, column,
                          "String field \"%s\" is not valid UTF-8.",
                          pbc_field_name(d, f));
@@ -475,16 +362,7 @@ static bool parse_value(parser *ps, const pbc_message_desc *d,
     return false;
   }
   *nonzero = bits != 0;
-  pbc_wire_type wire = pbc_tbl_wire_type(f);
-  TRY(put_tag(ps, f->number, wire));
-  switch (wire) {
-  case PBC_WIRE_FIXED32: return put_fixed(ps, bits, 4);
-  case PBC_WIRE_FIXED64: return put_fixed(ps, bits, 8);
-  default: break;
-  }
-  if (f->type == PBC_TYPE_SINT32) bits = pbc_zigzag32((int32_t)bits);
-  else if (f->type == PBC_TYPE_SINT64) bits = pbc_zigzag64((int64_t)bits);
-  return put_varint(ps, bits);
+  return pbc_wb_scalar(&ps->wb, f, bits) || out_of_memory(ps);
 }
 
 /* `{` or `<`; the closing symbol in *close. */
@@ -530,32 +408,8 @@ static bool parse_submessage(parser *ps, const pbc_message_desc *d,
  * serializes from a message. */
 static bool canonicalize(parser *ps, const pbc_message_desc *type, size_t at,
                          const char *type_name) {
-  pbc_arena arena;
-  pbc_arena_init(&arena, NULL, 0);
-  void *m = pbc_arena_alloc(&arena, type->size ? type->size : 1);
-  pbc_decode_options options = {ps->max_depth, ps->allow_partial, false};
-  pbc_status s = m ? pbc_table_decode(type, m, ps->out + at, ps->len - at,
-                                      &arena, &options)
-                   : PBC_ERR_OUT_OF_MEMORY;
-  if (s == PBC_OK) {
-    size_t n = pbc_table_encoded_size(type, m), written = 0;
-    uint8_t *bytes = n ? pbc_arena_alloc(&arena, n) : NULL;
-    if (n && !bytes) {
-      s = PBC_ERR_OUT_OF_MEMORY;
-    } else if (n > INT32_MAX) {
-      s = PBC_ERR_TOO_LARGE;
-    } else {
-      s = pbc_table_encode(type, m, bytes, n, &written);
-      if (s == PBC_OK) {
-        /* Never longer than the text order's form: both are the same
-         * fields, this one without repeats. */
-        assert(written <= ps->len - at);
-        if (written) memcpy(ps->out + at, bytes, written);
-        ps->len = at + written;
-      }
-    }
-  }
-  pbc_arena_destroy(&arena);
+  pbc_status s = pbc_wb_canonicalize(&ps->wb, type, at, ps->max_depth,
+                                     ps->allow_partial);
   if (s == PBC_ERR_MISSING_REQUIRED)
     return SYNTAX(ps, "Value of type \"%s\" stored in google.protobuf.Any has "
                       "missing required fields",
@@ -594,7 +448,7 @@ static bool parse_any(parser *ps, size_t frame) {
   }
   /* The value's wire form goes where the fields will, then moves up past
    * the type_url written before it. */
-  size_t at = ps->len;
+  size_t at = ps->wb.len;
   const char *close;
   ok = ok && enter(ps) && open_delimiter(ps, &close) &&
        parse_message(ps, info->desc, close) &&
@@ -602,26 +456,16 @@ static bool parse_any(parser *ps, size_t frame) {
   if (ok) {
     ps->depth--;
     /* type_url is fields[0], value fields[1] (pbc_tbl_is_any). */
-    if (frame_has(ps, frame, 0) || frame_has(ps, frame, 1))
+    if (pbc_wb_frame_has(&ps->wb, frame, 0) ||
+        pbc_wb_frame_has(&ps->wb, frame, 1))
       ok = SYNTAX(ps, "Non-repeated Any specified multiple times.");
   }
   if (ok) {
-    size_t value_len = ps->len - at;
-    size_t head = 1 + pbc_varint_size(url.len) + url.len + 1 + pbc_varint_size(value_len);
-    ok = reserve(ps, head);
+    size_t value_len = ps->wb.len - at;
+    ok = pbc_wb_any(&ps->wb, at, url.data, url.len) || out_of_memory(ps);
     if (ok) {
-      uint8_t *p = ps->out + at;
-      memmove(p + head, p, value_len);
-      *p++ = 1 << 3 | PBC_WIRE_LEN;
-      put_varint_at(p, url.len);
-      p += pbc_varint_size(url.len);
-      memcpy(p, url.data, url.len);
-      p += url.len;
-      *p++ = 2 << 3 | PBC_WIRE_LEN;
-      put_varint_at(p, value_len);
-      ps->len += head;
-      frame_set(ps, frame, 0);
-      if (value_len) frame_set(ps, frame, 1);
+      pbc_wb_frame_set(&ps->wb, frame, 0);
+      if (value_len) pbc_wb_frame_set(&ps->wb, frame, 1);
     }
   }
   free(url.data);
@@ -701,43 +545,32 @@ static bool parse_extension_value(parser *ps, const pbc_message_desc *one,
 static bool parse_extension(parser *ps, size_t frame,
                             const pbc_extension_info *e, const char *name) {
   bool repeated = (e->flags & PBC_EXTENSION_REPEATED) != 0;
-  if (!repeated && ext_has(ps, frame, e->number))
+  if (!repeated && pbc_wb_ext_has(&ps->wb, frame, e->number))
     return SYNTAX(ps, "Non-repeated field \"%s\" is specified multiple "
                       "times.",
                   name);
-  /* Messages about its values name it by its short name, as a field. */
-  const char *dot = strrchr(e->full_name, '.');
-  uint32_t short_name = dot ? (uint32_t)(dot + 1 - e->full_name) : 0;
-  pbc_field_desc f = {
-      .number = (e->flags & PBC_EXTENSION_MESSAGE_SET) ? PBC_MSET_MESSAGE
-                                                       : e->number,
-      .type = e->type,
-      .kind = repeated ? PBC_FIELD_REPEATED : PBC_FIELD_BIT,
-      .flags = (uint8_t)(e->flags & (PBC_FIELD_PACKED | PBC_FIELD_UTF8 |
-                                     PBC_FIELD_CLOSED_ENUM))};
-  pbc_field_names names = {short_name, short_name};
-  const void *links[1] = {e->link};
-  pbc_message_desc one = {.fields = &f, .field_names = &names,
-                          .links = links, .strings = e->full_name,
-                          .field_count = 1, .link_count = 1};
+  pbc_wb_extension x;
+  pbc_wb_extension_init(&x, e);
+  const pbc_message_desc *one = &x.one;
+  const pbc_field_desc *f = &x.field;
 
-  bool message = pbc_tbl_is_message(&f);
+  bool message = pbc_tbl_is_message(f);
   TRY(message ? skip_optional(ps, ":") : consume(ps, ":"));
   if (repeated && pbc_lex_at(&ps->lx, "[")) {
     TRY(next(ps));
     if (!try_consume(ps, "]")) {
       for (;;) {
         TRY(!ps->lx.failed);
-        TRY(parse_extension_value(ps, &one, e));
+        TRY(parse_extension_value(ps, one, e));
         if (try_consume(ps, "]")) break;
         TRY(consume(ps, ","));
       }
     }
   } else {
-    TRY(parse_extension_value(ps, &one, e));
+    TRY(parse_extension_value(ps, one, e));
   }
   TRY(!ps->lx.failed);
-  if (!repeated) TRY(ext_set(ps, frame, e->number));
+  if (!repeated) TRY(pbc_wb_ext_set(&ps->wb, frame, e->number) || out_of_memory(ps));
   return pbc_lex_at(&ps->lx, ";") ? next(ps) : skip_optional(ps, ",");
 }
 
@@ -769,12 +602,12 @@ static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
                   pbc_message_full_name(d), (int)name.len, name.text);
   uint32_t index = (uint32_t)(f - d->fields);
   bool repeated = f->kind == PBC_FIELD_REPEATED;
-  if (!repeated && frame_has(ps, frame, index))
+  if (!repeated && pbc_wb_frame_has(&ps->wb, frame, index))
     return SYNTAX(ps, "Non-repeated field \"%.*s\" is specified multiple "
                       "times.",
                   (int)name.len, name.text);
   if (f->kind == PBC_FIELD_ONEOF) {
-    uint32_t other = *frame_oneof(ps, d, frame, f->presence);
+    uint32_t other = *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence);
     if (other != 0)
       return SYNTAX(ps, "Field \"%.*s\" is specified along with field "
                         "\"%s\", another member of oneof \"%s\".",
@@ -809,10 +642,10 @@ static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
   bool implicit = f->kind == PBC_FIELD_IMPLICIT ||
                   (f->kind == PBC_FIELD_ALWAYS && !message &&
                    d->syntax == PBC_SYNTAX_PROTO3);
-  if (!repeated && (!implicit || set)) frame_set(ps, frame, index);
+  if (!repeated && (!implicit || set)) pbc_wb_frame_set(&ps->wb, frame, index);
   /* (After the value: a sub-message's frame may have moved the stack.) */
   if (f->kind == PBC_FIELD_ONEOF)
-    *frame_oneof(ps, d, frame, f->presence) = index + 1;
+    *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence) = index + 1;
 
   /* Fields may end with `;` or `,`. */
   return pbc_lex_at(&ps->lx, ";") ? next(ps) : skip_optional(ps, ",");
@@ -829,7 +662,7 @@ static bool parse_message(parser *ps, const pbc_message_desc *d,
       break;
     TRY(parse_field(ps, d, frame));
   }
-  frame_pop(ps, d);
+  pbc_wb_frame_pop(&ps->wb, d);
   return close == NULL || consume(ps, close);
 }
 
@@ -865,21 +698,14 @@ pbc_status pbc_text_parse(const pbc_message_info *info, void *m,
                "(LITE_RUNTIME).",
                pbc_message_full_name(d));
   } else if (!ps.lx.failed && parse_message(&ps, d, NULL)) {
-    pbc_decode_options decode = {ps.max_depth, ps.allow_partial, true};
-    s = pbc_table_decode(d, m, ps.out, ps.len, arena, &decode);
-    if (s != PBC_OK && error) {
-      error->line = error->column = 0;
-      snprintf(error->message, sizeof error->message, "%s",
-               s == PBC_ERR_MISSING_REQUIRED
-                   ? "Message missing required fields."
-                   : pbc_status_str(s));
-    }
+    s = pbc_wb_decode(&ps.wb, d, m, arena, ps.max_depth, ps.allow_partial,
+                      error ? error->message : NULL,
+                      error ? sizeof error->message : 0);
+    if (s != PBC_OK && error) error->line = error->column = 0;
   } else {
     pbc_table_init(d, m);
     s = ps.lx.status;
   }
-  free(ps.out);
-  free(ps.seen);
-  free(ps.ext_seen);
+  pbc_wb_free(&ps.wb);
   return s;
 }

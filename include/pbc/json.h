@@ -84,6 +84,9 @@ typedef struct pbc_json_options {
    * linked ones; a non-NULL list with extension_count 0 prints none. */
   const pbc_extension_info *const *extensions;
   size_t extension_count;
+  /* Parsing: members the message does not know, and enum names it does
+   * not declare, are skipped (JsonParseOptions::ignore_unknown_fields). */
+  bool ignore_unknown_fields;
 } pbc_json_options;
 
 /* Prints m, a message of type `info`, as JSON into buf: at most cap bytes,
@@ -100,6 +103,50 @@ pbc_status pbc_json_print(const pbc_message_info *info, const void *m,
  * what was written before it. */
 pbc_status pbc_json_write(const pbc_message_info *info, const void *m,
                           pbc_writer *w, const pbc_json_options *options);
+
+/* ---- Parsing ------------------------------------------------------------ */
+
+/* Why a parse failed, and where: the byte offset into the text of the
+ * token (or the character inside a string or number) that went wrong,
+ * the text's length for an input that ends too soon. */
+typedef struct pbc_json_error {
+  size_t offset;
+  char message[200]; /* NUL-terminated, cut short if longer */
+} pbc_json_error;
+
+/* Parses the `len` bytes at `json` (RFC 8259 JSON, UTF-8) into m, a
+ * message of type `info`, which it replaces (as T_decode does): strings,
+ * bytes and repeated fields are put in `arena`, nothing points into
+ * `json`. It reads what it prints, and all of ProtoJSON: members named by
+ * json_name or by the declared name; integers as numbers (an integral
+ * value in any form: 1e5, 100000.0) or as strings of decimal digits;
+ * floats also as "NaN", "Infinity", "-Infinity" or numeric strings; bytes
+ * in standard or URL-safe base64, padded or not; enums by name or number;
+ * null for "not set" (for google.protobuf.Value: its null); maps' keys as
+ * their values' text; "[pkg.ext]" for the extensions printing names (kept
+ * as their records in the unknown fields); every well-known type's form
+ * ("@type" anywhere among an Any's members). Where libprotobuf 3.21 is
+ * laxer than JSON and the conformance suite, pbc follows the suite: it
+ * refuses trailing commas, single quotes, unquoted names, comments,
+ * \U escapes, unpaired surrogates, quoted bools, null elements in lists
+ * and maps, a member given twice (also by its two names), two members of
+ * a oneof, and anything after the value. (docs/json.md lists the rest.)
+ *
+ * On failure m is left as T_decode leaves it on failure; the result is
+ * PBC_ERR_JSON_SYNTAX for text that is not JSON or not a message of the
+ * type (an unknown member, a value of the wrong kind), PBC_ERR_JSON_VALUE
+ * for a value outside its field's range or form (an integer too large or
+ * with a fraction, a float beyond float's range, bad base64, an unknown
+ * enum name, a Timestamp that is not RFC 3339 or out of range, ...),
+ * PBC_ERR_INVALID_UTF8, PBC_ERR_DEPTH_LIMIT, PBC_ERR_MISSING_REQUIRED,
+ * PBC_ERR_NO_NAMES or a memory error, and *error (if not NULL) says where
+ * and why. `options` may be NULL for the defaults (of its members, parsing
+ * reads ignore_unknown_fields, max_depth, find_message and extensions).
+ * Never reads outside the `len` bytes; a NUL among them is an error. */
+pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
+                          const char *json, size_t len, pbc_arena *arena,
+                          const pbc_json_options *options,
+                          pbc_json_error *error);
 
 #ifdef __cplusplus
 }

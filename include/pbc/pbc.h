@@ -33,7 +33,8 @@ typedef enum pbc_status {
   PBC_ERR_NO_NAMES = 14,         /* text format: a message compiled as LITE_RUNTIME has no field names */
   PBC_ERR_TEXT_SYNTAX = 15,      /* text format: the text is not a message of the type (pbc_text_error says why) */
   PBC_ERR_BAD_SCHEMA = 16,       /* pbc_schema_load: not a FileDescriptorSet pbc can describe (pbc_schema_error says why) */
-  PBC_ERR_JSON_VALUE = 17        /* JSON: a value ProtoJSON cannot write (a Timestamp or Duration out of range, an Any of an unknown type, ...) */
+  PBC_ERR_JSON_VALUE = 17,       /* JSON: a value ProtoJSON cannot write or read (a Timestamp or Duration out of range, an Any of an unknown type, an integer with a fraction, ...) */
+  PBC_ERR_JSON_SYNTAX = 18       /* JSON: the text is not JSON, or not a message of the type (pbc_json_error says why and where) */
 } pbc_status;
 
 /* A human-readable name for a status ("ok", "truncated input", ...). */

@@ -13,4 +13,5 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 size_t strlen(const char *s);
 char *strrchr(const char *s, int c);
+void *memchr(const void *s, int c, size_t n);
 #endif

@@ -14,8 +14,8 @@
  * code, and compiled --optimize-for=code-size, where each message's
  * functions call the runtime's table-driven codec.
  *
- * Binary and text format in and out (pbc/text.h), JSON out (pbc/json.h);
- * JSON input and JSPB requests are answered "skipped". */
+ * Binary, text format (pbc/text.h) and JSON (pbc/json.h) in and out; JSPB
+ * requests are answered "skipped". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +46,13 @@ static void handle(const conformance_ConformanceRequest *req,
                    conformance_ConformanceResponse *res, pbc_arena *arena) {
   const bool binary_in = conformance_ConformanceRequest_has_protobuf_payload(req);
   const bool text_in = conformance_ConformanceRequest_has_text_payload(req);
+  const bool json_in = conformance_ConformanceRequest_has_json_payload(req);
   const conformance_WireFormat out_format = req->requested_output_format;
-  if ((!binary_in && !text_in) ||
+  if ((!binary_in && !text_in && !json_in) ||
       (out_format != conformance_WireFormat_PROTOBUF &&
        out_format != conformance_WireFormat_TEXT_FORMAT &&
        out_format != conformance_WireFormat_JSON)) {
-    conformance_ConformanceResponse_set_skipped(res, str("pbc: JSON input not supported yet"));
+    conformance_ConformanceResponse_set_skipped(res, str("pbc: JSPB is not supported"));
     return;
   }
 
@@ -75,6 +76,17 @@ static void handle(const conformance_ConformanceRequest *req,
     pbc_status status = info->decode(msg, in.data, in.size, arena);
     if (status != PBC_OK) {
       conformance_ConformanceResponse_set_parse_error(res, str(pbc_status_str(status)));
+      return;
+    }
+  } else if (json_in) {
+    const pbc_str in = req->payload.json_payload;
+    pbc_json_options options = {
+        .ignore_unknown_fields = req->test_category ==
+                                 conformance_TestCategory_JSON_IGNORE_UNKNOWN_PARSING_TEST};
+    pbc_json_error error;
+    pbc_status status = pbc_json_parse(info, msg, in.data, in.size, arena, &options, &error);
+    if (status != PBC_OK) {
+      conformance_ConformanceResponse_set_parse_error(res, arena_text(arena, "pbc: ", error.message));
       return;
     }
   } else {

@@ -2646,7 +2646,8 @@ class Checker {
   // json.test checks their JSON), and each Any's value re-serialized
   // deterministically (3.21 prints a value's fields in its bytes' order,
   // maps unsorted; pbc by number, maps sorted).
-  void JsonCanonical(Message *m) const {
+  // positive_zeros: also PositiveZeros, at every depth, Any values too.
+  void JsonCanonical(Message *m, bool positive_zeros = false) const {
     const gp::Reflection *R = m->GetReflection();
     const Descriptor *d = m->GetDescriptor();
     if (d->full_name() == "google.protobuf.Any" && d->field_count() == 2) {
@@ -2656,7 +2657,7 @@ class Checker {
       std::unique_ptr<Message> value = type ? ctx_.schema->New(type) : nullptr;
       if (value && url.find('/') != std::string::npos &&
           value->ParsePartialFromString(R->GetString(*m, d->field(1)))) {
-        JsonCanonical(value.get());
+        JsonCanonical(value.get(), positive_zeros);
         R->SetString(m, d->field(1), LibBytes(value.get()));
       }
       return;
@@ -2668,13 +2669,14 @@ class Checker {
         R->ClearField(m, f);
       } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
         if (!f->is_repeated()) {
-          JsonCanonical(R->MutableMessage(m, f));
+          JsonCanonical(R->MutableMessage(m, f), positive_zeros);
           continue;
         }
         for (int i = 0; i < R->FieldSize(*m, f); i++)
-          JsonCanonical(R->MutableRepeatedMessage(m, f, i));
+          JsonCanonical(R->MutableRepeatedMessage(m, f, i), positive_zeros);
       }
     }
+    if (positive_zeros) PositiveZeros(m);
   }
 
   // Whether d and every message its fields reach are of proto3 files.
@@ -2767,7 +2769,116 @@ class Checker {
         return same;
       };
       if (!SamePrinted(form, "pbc_json", want, bytes, print, write, reordered)) return false;
+      if (!JsonParsed(form, resolver.get(), want, o, bytes)) return false;
     }
+    return true;
+  }
+
+  // -0.0 as +0.0 in m's float and double fields (JsonCanonical applies it
+  // at every depth): 3.21 reads the "-0" it prints as the integer 0
+  // (docs/json.md), pbc as -0.0.
+  static void PositiveZeros(Message *m) {
+    const gp::Reflection *R = m->GetReflection();
+    std::vector<const FieldDescriptor *> set;
+    R->ListFields(*m, &set);
+    for (const FieldDescriptor *f : set) {
+      const int n = f->is_repeated() ? R->FieldSize(*m, f) : 1;
+      for (int i = 0; i < n; i++) {
+        switch (f->cpp_type()) {
+          case FieldDescriptor::CPPTYPE_DOUBLE: {
+            double v = f->is_repeated() ? R->GetRepeatedDouble(*m, f, i) : R->GetDouble(*m, f);
+            if (v != 0 || !std::signbit(v)) break;
+            if (f->is_repeated()) R->SetRepeatedDouble(m, f, i, 0.0);
+            else R->SetDouble(m, f, 0.0);
+            break;
+          }
+          case FieldDescriptor::CPPTYPE_FLOAT: {
+            float v = f->is_repeated() ? R->GetRepeatedFloat(*m, f, i) : R->GetFloat(*m, f);
+            if (v != 0 || !std::signbit(v)) break;
+            if (f->is_repeated()) R->SetRepeatedFloat(m, f, i, 0.0f);
+            else R->SetFloat(m, f, 0.0f);
+            break;
+          }
+          default:
+            break;
+        }
+      }
+    }
+  }
+
+  // (j, parsing) libprotobuf's JSON of the message read back by
+  // pbc_json_parse is the message libprotobuf reads from it
+  // (JsonToBinaryString): compared as deterministic bytes, each Any's value
+  // re-serialized (pbc stores it canonical, 3.21 in the JSON's order).
+  bool JsonParsed(const char *form, gp::util::TypeResolver *resolver, const std::string &json,
+                  const pbc_json_options &o, const std::string &bytes) {
+    g_stats["json parse"].first++;
+    std::string lib_bytes;
+    const auto read = gp::util::JsonToBinaryString(
+        resolver, "type.googleapis.com/" + d_->full_name(), json, &lib_bytes);
+    std::unique_ptr<Message> want = TextReference();
+    if (read.ok() && !want->ParsePartialFromString(lib_bytes))
+      return Fail(form, "libprotobuf cannot parse what its JSON reads as", bytes);
+    const pbc_message_info *info = pbc_->info();
+    ScopedArena scoped;
+    void *m = pbc_arena_alloc(&scoped.a, info->struct_size);
+    pbc_json_error error = {};
+    // The text flush against a guard page: a read past its end faults.
+    static GuardedInput guarded;
+    const char *text = reinterpret_cast<const char *>(guarded.Place(json, false));
+    if (!o.add_whitespace && !json.empty() && json.back() == '}') {
+      // Every truncation is refused (checked at up to 64 lengths, all of
+      // the last 16), within the bytes it is given.
+      const size_t step = std::max<size_t>(1, json.size() / 64);
+      for (size_t len = 0; len < json.size(); len += len + 16 >= json.size() ? 1 : step) {
+        const char *cut = reinterpret_cast<const char *>(guarded.Place(json.substr(0, len), false));
+        ScopedArena a;
+        void *t = pbc_arena_alloc(&a.a, info->struct_size);
+        if (pbc_json_parse(info, t, cut, len, &a.a, &o, nullptr) == PBC_OK)
+          return Fail(form, "pbc_json_parse reads a truncation of libprotobuf's JSON (" +
+                                std::to_string(len) + " bytes)",
+                      bytes);
+      }
+      g_stats["json parse: truncations refused"].first++;
+      text = reinterpret_cast<const char *>(guarded.Place(json, false));
+    }
+    pbc_status s = pbc_json_parse(info, m, text, json.size(), &scoped.a, &o, &error);
+    if (!read.ok()) {
+      // What 3.21 prints but does not read: bytes of a string that are
+      // not UTF-8 it let through, an Any's URL of another host.
+      if (s == PBC_OK)
+        return Fail(form, "pbc_json_parse reads JSON libprotobuf refuses (" + read.ToString() +
+                              "):\n" + json,
+                    bytes);
+      g_stats["json parse: refused by both"].first++;
+      return true;
+    }
+    if (s == PBC_ERR_MISSING_REQUIRED && !want->IsInitialized()) {
+      // A required group cleared for the printers: refused as
+      // JsonStringToMessage refuses it.
+      g_stats["json parse: missing required, refused"].first++;
+      return true;
+    }
+    if (s != PBC_OK)
+      return Fail(form, std::string("pbc_json_parse refuses libprotobuf's JSON: ") +
+                            StatusName(s) + " at " + std::to_string(error.offset) + ": " +
+                            error.message + "\n" + json,
+                  bytes);
+    size_t n = pbc_message_encoded_size(info, m), written = 0;
+    std::string got_bytes(n, '\0');
+    if (pbc_message_encode(info, m, reinterpret_cast<uint8_t *>(&got_bytes[0]), n, &written) !=
+        PBC_OK)
+      return Fail(form, "pbc cannot encode what it parsed", bytes);
+    std::unique_ptr<Message> got = TextReference();
+    if (!got->ParsePartialFromString(got_bytes))
+      return Fail(form, "libprotobuf cannot parse what pbc_json_parse read", bytes);
+    JsonCanonical(want.get(), true);
+    JsonCanonical(got.get(), true);
+    if (LibBytes(got.get()) != LibBytes(want.get()))
+      return Fail(form, "pbc_json_parse reads another message than libprotobuf:\n" + json +
+                            "\npbc:\n" + got->DebugString() + "libprotobuf:\n" +
+                            want->DebugString(),
+                  bytes);
     return true;
   }
 

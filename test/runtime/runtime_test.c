@@ -681,9 +681,9 @@ static void test_utf8_exhaustive(void) {
 /* ---- Status names -------------------------------------------------------- */
 
 static void test_status_str(void) {
-  const char *names[PBC_ERR_JSON_VALUE + 1];
+  const char *names[PBC_ERR_JSON_SYNTAX + 1];
   int missing = 0, duplicate = 0;
-  for (int s = PBC_OK; s <= PBC_ERR_JSON_VALUE; s++) {
+  for (int s = PBC_OK; s <= PBC_ERR_JSON_SYNTAX; s++) {
     names[s] = pbc_status_str((pbc_status)s);
     if (names[s] == NULL || strcmp(names[s], "unknown status") == 0) missing++;
     for (int t = 0; t < s; t++)

@@ -1,0 +1,1318 @@
+/* ProtoJSON parsing (pbc/json.h) over a message's description.
+ *
+ * As the text format parser, this one does not build the message itself:
+ * it transcodes the JSON to the binary wire format, member by member in
+ * the order written (wire_build.h), and hands that to the table decoder.
+ * ProtoJSON's rules that the wire cannot express are checked here, where
+ * the offset is still known: names, kinds and ranges of values, UTF-8, a
+ * member given once, one member per oneof, nesting.
+ *
+ * One pass, no tree: a value is read and written as it is met. The one
+ * exception is an Any, whose "@type" may come after the members it types:
+ * its object is scanned once for "@type" before it is read. Strings are
+ * read in place; only a string with escapes is decoded, into one scratch
+ * buffer that each string's reader finishes with before the next. */
+#include <float.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json_internal.h"
+#include "text_lex.h"
+#include "wire_build.h"
+
+typedef struct parser {
+  const char *begin, *p, *end;
+  pbc_wire_build wb;
+  uint8_t *scratch; /* a decoded string with escapes */
+  size_t scratch_cap;
+  uint32_t depth, max_depth;
+  bool ignore_unknown;
+  pbc_message_finder find_message; /* an Any's type: NULL: linked ones */
+  const void *find_message_ctx;
+  pbc_rt_extensions extensions;
+  pbc_status status;
+  pbc_json_error *error;
+} parser;
+
+#define TRY(x)                                                                 \
+  do {                                                                         \
+    if (!(x)) return false;                                                    \
+  } while (0)
+
+/* The first error wins: later ones are what it caused. */
+static bool fail_at(parser *ps, const char *at, pbc_status status,
+                    const char *format, ...) {
+  if (ps->status != PBC_OK) return false;
+  ps->status = status;
+  if (ps->error) {
+    ps->error->offset = (size_t)(at - ps->begin);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(ps->error->message, sizeof ps->error->message, format, args);
+    va_end(args);
+  }
+  return false;
+}
+
+#define SYNTAX(at, ...) fail_at(ps, at, PBC_ERR_JSON_SYNTAX, __VA_ARGS__)
+#define BAD_VALUE(at, ...) fail_at(ps, at, PBC_ERR_JSON_VALUE, __VA_ARGS__)
+
+static bool out_of_memory(parser *ps) {
+  return fail_at(ps, ps->p, PBC_ERR_OUT_OF_MEMORY, "Out of memory.");
+}
+
+static bool wrote(parser *ps, bool ok) { return ok || out_of_memory(ps); }
+
+static bool closed(parser *ps, size_t at) {
+  pbc_status s = pbc_wb_close_len(&ps->wb, at);
+  if (s == PBC_ERR_TOO_LARGE)
+    return fail_at(ps, ps->p, s, "Message is 2 GiB or more.");
+  return s == PBC_OK || out_of_memory(ps);
+}
+
+/* ---- Tokens ---------------------------------------------------------------- */
+
+/* The next character past white space (RFC 8259's four), 0 at the end. */
+static char peek(parser *ps) {
+  const char *p = ps->p;
+  while (p < ps->end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  ps->p = p;
+  return p < ps->end ? *p : 0;
+}
+
+/* What stands at p, for errors. */
+static const char *what(const parser *ps) {
+  if (ps->p >= ps->end) return "the end of the text";
+  switch (*ps->p) {
+  case '{': return "an object";
+  case '[': return "an array";
+  case '"': return "a string";
+  case 't': case 'f': return "a bool";
+  case 'n': return "null";
+  default: return *ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9')
+                      ? "a number"
+                      : "an unexpected character";
+  }
+}
+
+static bool expect(parser *ps, char c) {
+  if (peek(ps) != c) {
+    if (ps->p >= ps->end) return SYNTAX(ps->p, "Expected '%c', found the end.", c);
+    return SYNTAX(ps->p, "Expected '%c', found '%c'.", c, *ps->p);
+  }
+  ps->p++;
+  return true;
+}
+
+/* Consumes `close` when it is next: an empty object or array. */
+static bool at_close(parser *ps, char close) {
+  if (peek(ps) != close) return false;
+  ps->p++;
+  return true;
+}
+
+/* A literal (true, false, null) at p. */
+static bool at_literal(const parser *ps, const char *word, size_t n) {
+  return (size_t)(ps->end - ps->p) >= n && memcmp(ps->p, word, n) == 0 &&
+         (ps->end - ps->p == (ptrdiff_t)n ||
+          !((ps->p[n] >= 'a' && ps->p[n] <= 'z') ||
+            (ps->p[n] >= 'A' && ps->p[n] <= 'Z') ||
+            (ps->p[n] >= '0' && ps->p[n] <= '9') || ps->p[n] == '_'));
+}
+
+static bool at_null(parser *ps) {
+  return peek(ps) == 'n' && at_literal(ps, "null", 4);
+}
+
+/* A string: its decoded bytes (in the text, or in the scratch buffer until
+ * the next string is read) and where it starts. */
+typedef struct jstr {
+  const char *data;
+  size_t len;
+  const char *at;
+} jstr;
+
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Four hex digits after "\u" at p. */
+static bool read_hex4(parser *ps, const char *p, uint32_t *v) {
+  *v = 0;
+  for (int i = 0; i < 4; i++) {
+    int d = p + i < ps->end ? hex_digit(p[i]) : -1;
+    if (d < 0)
+      return SYNTAX(p - 2, "Invalid \\u escape: four hex digits expected.");
+    *v = *v << 4 | (uint32_t)d;
+  }
+  return true;
+}
+
+static bool scratch_reserve(parser *ps, size_t n) {
+  if (ps->scratch_cap >= n) return true;
+  size_t cap = ps->scratch_cap ? ps->scratch_cap : 64;
+  while (cap < n) cap *= 2;
+  uint8_t *q = realloc(ps->scratch, cap);
+  if (q == NULL) return out_of_memory(ps);
+  ps->scratch = q;
+  ps->scratch_cap = cap;
+  return true;
+}
+
+static bool read_string(parser *ps, jstr *s) {
+  if (peek(ps) != '"')
+    return SYNTAX(ps->p, "Expected a string, found %s.", what(ps));
+  s->at = ps->p;
+  const char *p = ++ps->p, *run = p;
+  size_t out = 0; /* decoded bytes in scratch; escapes seen when > 0 */
+  bool escaped = false;
+  for (;;) {
+    while (p < ps->end && *p != '"' && *p != '\\' && (uint8_t)*p >= 0x20) p++;
+    if (p >= ps->end) return SYNTAX(s->at, "Unterminated string.");
+    /* The run of plain bytes must be UTF-8 (the text is). */
+    if (!pbc_rt_utf8_valid((const uint8_t *)run, (size_t)(p - run)))
+      return fail_at(ps, run, PBC_ERR_INVALID_UTF8,
+                     "String is not valid UTF-8.");
+    if ((uint8_t)*p < 0x20)
+      return SYNTAX(p, "Control character in a string: escape it.");
+    if (*p == '"' && !escaped) {
+      s->data = run;
+      s->len = (size_t)(p - run);
+      ps->p = p + 1;
+      return true;
+    }
+    /* Escapes: decode into scratch from here on. Each escape's output is
+     * at most its input's length. */
+    size_t n = (size_t)(p - run);
+    TRY(scratch_reserve(ps, out + n + 8));
+    memcpy(ps->scratch + out, run, n);
+    out += n;
+    escaped = true;
+    if (*p == '"') {
+      s->data = (const char *)ps->scratch;
+      s->len = out;
+      ps->p = p + 1;
+      return true;
+    }
+    const char *esc = p++;
+    if (p >= ps->end) return SYNTAX(esc, "Unterminated escape.");
+    char c = *p++, plain = 0;
+    switch (c) {
+    case '"': plain = '"'; break;
+    case '\\': plain = '\\'; break;
+    case '/': plain = '/'; break;
+    case 'b': plain = '\b'; break;
+    case 'f': plain = '\f'; break;
+    case 'n': plain = '\n'; break;
+    case 'r': plain = '\r'; break;
+    case 't': plain = '\t'; break;
+    case 'u': {
+      uint32_t cp;
+      TRY(read_hex4(ps, p, &cp));
+      p += 4;
+      if (cp >= 0xDC00 && cp <= 0xDFFF)
+        return SYNTAX(esc, "Unpaired low surrogate \\u%04X.", (unsigned)cp);
+      if (cp >= 0xD800 && cp <= 0xDBFF) {
+        uint32_t lo;
+        if (ps->end - p < 6 || p[0] != '\\' || p[1] != 'u')
+          return SYNTAX(esc, "Unpaired high surrogate \\u%04X.", (unsigned)cp);
+        TRY(read_hex4(ps, p + 2, &lo));
+        if (lo < 0xDC00 || lo > 0xDFFF)
+          return SYNTAX(esc, "Unpaired high surrogate \\u%04X.", (unsigned)cp);
+        p += 6;
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+      }
+      out += pbc_utf8_put(cp, ps->scratch + out);
+      break;
+    }
+    default:
+      return SYNTAX(esc, "Invalid escape \\%c.", c);
+    }
+    if (plain) ps->scratch[out++] = (uint8_t)plain;
+    run = p;
+  }
+}
+
+/* A number's text, checked against JSON's grammar:
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+typedef struct jnum {
+  const char *text;
+  size_t len;
+  bool negative, integral; /* integral: no fraction, no exponent */
+} jnum;
+
+/* Scans a number in [p, end) into *n; false (no error reported) when the
+ * text there is not exactly one. */
+static bool scan_number(const char *p, const char *end, jnum *n,
+                        const char **stop) {
+  const char *start = p;
+  n->negative = p < end && *p == '-';
+  if (n->negative) p++;
+  if (p >= end || *p < '0' || *p > '9') return false;
+  if (*p == '0') {
+    p++;
+    if (p < end && *p >= '0' && *p <= '9') return false; /* leading zero */
+  } else {
+    while (p < end && *p >= '0' && *p <= '9') p++;
+  }
+  n->integral = true;
+  if (p < end && *p == '.') {
+    n->integral = false;
+    p++;
+    if (p >= end || *p < '0' || *p > '9') return false;
+    while (p < end && *p >= '0' && *p <= '9') p++;
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    n->integral = false;
+    p++;
+    if (p < end && (*p == '+' || *p == '-')) p++;
+    if (p >= end || *p < '0' || *p > '9') return false;
+    while (p < end && *p >= '0' && *p <= '9') p++;
+  }
+  n->text = start;
+  n->len = (size_t)(p - start);
+  *stop = p;
+  return true;
+}
+
+/* A number token at p (a delimiter must follow it). */
+static bool read_number(parser *ps, jnum *n) {
+  const char *at = ps->p, *stop;
+  if (!scan_number(at, ps->end, n, &stop) ||
+      (stop < ps->end && ((*stop >= '0' && *stop <= '9') || *stop == '.' ||
+                          (*stop >= 'a' && *stop <= 'z') ||
+                          (*stop >= 'A' && *stop <= 'Z'))))
+    return SYNTAX(at, "Invalid number.");
+  ps->p = stop;
+  return true;
+}
+
+/* The magnitude of an integral number's digits, false past UINT64_MAX. */
+static bool digits_u64(const jnum *n, uint64_t *v) {
+  *v = 0;
+  for (size_t i = n->negative; i < n->len; i++) {
+    uint64_t d = (uint64_t)(n->text[i] - '0');
+    if (*v > (UINT64_MAX - d) / 10) return false;
+    *v = *v * 10 + d;
+  }
+  return true;
+}
+
+/* ---- Values ---------------------------------------------------------------- */
+
+/* An integer field's value from a number (any integral one: 1e5, 100.0)
+ * or a string of an optional '-' and decimal digits (libprotobuf's
+ * safe_strto64), within [min, max]: its two's complement in *bits. */
+static bool read_integer(parser *ps, int64_t min, uint64_t max,
+                         uint64_t *bits) {
+  const char *at = ps->p;
+  jnum n;
+  if (peek(ps) == '"') {
+    jstr s;
+    TRY(read_string(ps, &s));
+    const char *stop;
+    if (!scan_number(s.data, s.data + s.len, &n, &stop) ||
+        stop != s.data + s.len || !n.integral)
+      return BAD_VALUE(at, "Not an integer: \"%.*s\".", (int)s.len, s.data);
+  } else if (ps->p < ps->end && (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))) {
+    TRY(read_number(ps, &n));
+  } else {
+    return SYNTAX(at, "Expected an integer, found %s.", what(ps));
+  }
+  uint64_t limit = n.negative ? (uint64_t)0 - (uint64_t)min : max;
+  uint64_t magnitude;
+  if (n.integral) {
+    if (!digits_u64(&n, &magnitude) || magnitude > limit)
+      return BAD_VALUE(at, "Integer out of range: %.*s.", (int)n.len, n.text);
+  } else {
+    double v = __builtin_fabs(pbc_lex_float(n.text, n.len));
+    /* limit + 1 is a power of two, exact as a double. */
+    if (!(v < (double)(limit / 2 + 1) * 2.0))
+      return BAD_VALUE(at, "Integer out of range: %.*s.", (int)n.len, n.text);
+    magnitude = (uint64_t)v;
+    if ((double)magnitude != v)
+      return BAD_VALUE(at, "Not an integer: %.*s.", (int)n.len, n.text);
+    if (magnitude > limit)
+      return BAD_VALUE(at, "Integer out of range: %.*s.", (int)n.len, n.text);
+  }
+  *bits = n.negative ? (uint64_t)0 - magnitude : magnitude;
+  return true;
+}
+
+/* A float or double field's value: a number, or a string holding one or
+ * "NaN", "Infinity", "-Infinity"; out of the type's range is an error
+ * (what rounds to FLT_MAX is FLT_MAX, as libprotobuf). */
+static bool read_real(parser *ps, bool is_float, uint64_t *bits) {
+  const char *at = ps->p;
+  jnum n;
+  double v;
+  if (peek(ps) == '"') {
+    jstr s;
+    TRY(read_string(ps, &s));
+    const char *stop;
+    if (s.len == 3 && memcmp(s.data, "NaN", 3) == 0) {
+      v = __builtin_nan("");
+    } else if (s.len == 8 && memcmp(s.data, "Infinity", 8) == 0) {
+      v = __builtin_inf();
+    } else if (s.len == 9 && memcmp(s.data, "-Infinity", 9) == 0) {
+      v = -__builtin_inf();
+    } else if (scan_number(s.data, s.data + s.len, &n, &stop) &&
+               stop == s.data + s.len) {
+      v = pbc_lex_float(n.text, n.len);
+      if (__builtin_isinf(v))
+        return BAD_VALUE(at, "Number out of range: \"%.*s\".", (int)s.len,
+                         s.data);
+    } else {
+      return BAD_VALUE(at, "Not a number: \"%.*s\".", (int)s.len, s.data);
+    }
+  } else if (ps->p < ps->end &&
+             (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))) {
+    TRY(read_number(ps, &n));
+    v = pbc_lex_float(n.text, n.len);
+    if (__builtin_isinf(v))
+      return BAD_VALUE(at, "Number out of range: %.*s.", (int)n.len, n.text);
+  } else {
+    return SYNTAX(at, "Expected a number, found %s.", what(ps));
+  }
+  if (!is_float) {
+    memcpy(bits, &v, 8);
+    return true;
+  }
+  float f;
+  if (__builtin_isfinite(v) && (v > FLT_MAX || v < -FLT_MAX)) {
+    /* Halving is exact; what then rounds within half of FLT_MAX doubled
+     * is what rounds to FLT_MAX. */
+    double half = v * 0.5;
+    float hf = (float)(half > FLT_MAX ? FLT_MAX : half < -FLT_MAX ? -FLT_MAX : half);
+    if (!(__builtin_fabs(half) < FLT_MAX) || __builtin_fabsf(hf) > FLT_MAX * 0.5f)
+      return BAD_VALUE(at, "Number out of float's range.");
+    f = hf + hf;
+  } else {
+    f = (float)v;
+  }
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  *bits = b;
+  return true;
+}
+
+/* Base64, standard or URL-safe, '=' padding optional, into the wire form. */
+static bool put_base64(parser *ps, const jstr *s) {
+  TRY(wrote(ps, pbc_wb_reserve(&ps->wb, s->len / 4 * 3 + 3)));
+  uint8_t *out = ps->wb.out + ps->wb.len;
+  size_t n = s->len;
+  while (n > 0 && s->data[n - 1] == '=') n--;
+  if (s->len - n > 2 || (s->len != n && s->len % 4 != 0) || n % 4 == 1)
+    return BAD_VALUE(s->at, "Invalid base64.");
+  uint32_t acc = 0;
+  size_t k = 0, o = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s->data[i];
+    int v;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') v = c - '0' + 52;
+    else if (c == '+' || c == '-') v = 62;
+    else if (c == '/' || c == '_') v = 63;
+    else return BAD_VALUE(s->at, "Invalid base64 character '%c'.", c);
+    acc = acc << 6 | (uint32_t)v;
+    if (++k == 4) {
+      out[o++] = (uint8_t)(acc >> 16);
+      out[o++] = (uint8_t)(acc >> 8);
+      out[o++] = (uint8_t)acc;
+      acc = 0;
+      k = 0;
+    }
+  }
+  if (k == 2) {
+    out[o++] = (uint8_t)(acc >> 4);
+  } else if (k == 3) {
+    out[o++] = (uint8_t)(acc >> 10);
+    out[o++] = (uint8_t)(acc >> 2);
+  }
+  ps->wb.len += o;
+  return true;
+}
+
+/* The enum value a name (or a number) gives; *known false for a name the
+ * enum does not declare when unknown names are ignored. */
+static bool read_enum(parser *ps, const pbc_enum_info *e, uint64_t *bits,
+                      bool *known) {
+  *known = true;
+  if (peek(ps) != '"') return read_integer(ps, INT32_MIN, INT32_MAX, bits);
+  jstr s;
+  TRY(read_string(ps, &s));
+  int32_t v;
+  if (pbc_enum_value_by_name(e, s.data, s.len, &v)) {
+    *bits = (uint64_t)(int64_t)v;
+    return true;
+  }
+  if (ps->ignore_unknown) {
+    *known = false;
+    return true;
+  }
+  return BAD_VALUE(s.at, "Enum %s has no value named \"%.*s\".", e->full_name,
+                   (int)s.len, s.data);
+}
+
+static bool enter(parser *ps) {
+  if (ps->depth >= ps->max_depth)
+    return fail_at(ps, ps->p, PBC_ERR_DEPTH_LIMIT,
+                   "Nested deeper than the limit of %u.",
+                   (unsigned)ps->max_depth);
+  ps->depth++;
+  return true;
+}
+
+/* Any JSON value, read and dropped (an unknown member's). */
+static bool skip_value(parser *ps) {
+  char c = peek(ps);
+  if (c == '"') {
+    jstr s;
+    return read_string(ps, &s);
+  }
+  if (c == '{' || c == '[') {
+    TRY(enter(ps));
+    char close = c == '{' ? '}' : ']';
+    ps->p++;
+    if (peek(ps) != close) {
+      for (;;) {
+        if (c == '{') {
+          jstr key;
+          TRY(read_string(ps, &key) && expect(ps, ':'));
+        }
+        TRY(skip_value(ps));
+        if (peek(ps) != ',') break;
+        ps->p++;
+      }
+    }
+    ps->depth--;
+    return expect(ps, close);
+  }
+  if (at_literal(ps, "true", 4) || at_literal(ps, "null", 4)) {
+    ps->p += 4;
+    return true;
+  }
+  if (at_literal(ps, "false", 5)) {
+    ps->p += 5;
+    return true;
+  }
+  jnum n;
+  if (c == '-' || (c >= '0' && c <= '9')) return read_number(ps, &n);
+  return SYNTAX(ps->p, "Expected a value, found %s.", what(ps));
+}
+
+static bool parse_field_value(parser *ps, const pbc_message_desc *d,
+                              const pbc_field_desc *f, bool *set);
+static bool parse_message(parser *ps, const pbc_message_desc *d);
+static bool parse_object(parser *ps, const pbc_message_desc *d,
+                         bool any_body);
+static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
+                         bool any_body);
+
+/* A string field's value, as its record. */
+static bool put_string(parser *ps, const pbc_field_desc *f, const jstr *s,
+                       bool base64) {
+  size_t at = 0;
+  TRY(wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_LEN) &&
+                    pbc_wb_open_len(&ps->wb, &at)));
+  TRY(base64 ? put_base64(ps, s)
+             : wrote(ps, pbc_wb_bytes(&ps->wb, s->data, s->len)));
+  return closed(ps, at);
+}
+
+/* A scalar, string, bytes or enum value of f as its record; null, and an
+ * enum name ignored, write nothing and leave *set false. */
+static bool parse_scalar(parser *ps, const pbc_message_desc *d,
+                         const pbc_field_desc *f, bool *set) {
+  const char *at = ps->p;
+  const pbc_enum_info *e =
+      f->type == PBC_TYPE_ENUM ? pbc_field_enum(d, f) : NULL;
+  if (at_null(ps)) {
+    ps->p += 4;
+    /* google.protobuf.NullValue's one value is null. */
+    *set = pbc_json_is_null_value(e);
+    return !*set || wrote(ps, pbc_wb_scalar(&ps->wb, f, 0));
+  }
+  *set = true;
+  uint64_t bits = 0;
+  switch ((pbc_field_type)f->type) {
+  case PBC_TYPE_STRING:
+  case PBC_TYPE_BYTES: {
+    jstr s;
+    if (peek(ps) != '"')
+      return SYNTAX(at, "Expected a string for field \"%s\", found %s.",
+                    pbc_field_json_name(d, f), what(ps));
+    TRY(read_string(ps, &s));
+    return put_string(ps, f, &s, f->type == PBC_TYPE_BYTES);
+  }
+  case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
+    TRY(read_integer(ps, INT32_MIN, INT32_MAX, &bits));
+    break;
+  case PBC_TYPE_INT64: case PBC_TYPE_SINT64: case PBC_TYPE_SFIXED64:
+    TRY(read_integer(ps, INT64_MIN, INT64_MAX, &bits));
+    break;
+  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32:
+    TRY(read_integer(ps, 0, UINT32_MAX, &bits));
+    break;
+  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64:
+    TRY(read_integer(ps, 0, UINT64_MAX, &bits));
+    break;
+  case PBC_TYPE_FLOAT: case PBC_TYPE_DOUBLE:
+    TRY(read_real(ps, f->type == PBC_TYPE_FLOAT, &bits));
+    break;
+  case PBC_TYPE_BOOL:
+    if (at_literal(ps, "true", 4)) {
+      ps->p += 4;
+      bits = 1;
+    } else if (at_literal(ps, "false", 5)) {
+      ps->p += 5;
+    } else {
+      return SYNTAX(at, "Expected true or false for field \"%s\", found %s.",
+                    pbc_field_json_name(d, f), what(ps));
+    }
+    break;
+  case PBC_TYPE_ENUM:
+    TRY(read_enum(ps, e, &bits, set));
+    if (!*set) return true;
+    break;
+  default:
+    assert(0 && "messages take parse_field_value");
+    return false;
+  }
+  return wrote(ps, pbc_wb_scalar(&ps->wb, f, bits));
+}
+
+/* ---- Well-known types -------------------------------------------------------
+ * Their fields by number are part of their definition (google/protobuf/
+ * *.proto), fixed for good. */
+
+/* A string value of a well-known type, or a syntax error. */
+static bool read_wkt_string(parser *ps, const char *type, jstr *s) {
+  if (peek(ps) != '"')
+    return SYNTAX(ps->p, "Expected a string for %s, found %s.", type, what(ps));
+  return read_string(ps, s);
+}
+
+static bool put_varint_field(parser *ps, uint32_t number, uint64_t v) {
+  return wrote(ps, pbc_wb_tag(&ps->wb, number, PBC_WIRE_VARINT) &&
+                       pbc_wb_varint(&ps->wb, v));
+}
+
+/* Digits at *p (exactly `count`, or 1 to `count` when `upto`), as a number;
+ * *digits how many. */
+static bool fixed_digits(const char **p, const char *end, int count,
+                         bool upto, int64_t *v, int *digits) {
+  *v = 0;
+  int k = 0;
+  while (k < count && *p < end && **p >= '0' && **p <= '9') {
+    *v = *v * 10 + (**p - '0');
+    (*p)++;
+    k++;
+  }
+  if (digits) *digits = k;
+  return upto ? k > 0 : k == count;
+}
+
+/* Nanoseconds from ".d{1,9}" at *p, if there. */
+static bool read_nanos(const char **p, const char *end, int64_t *nanos) {
+  *nanos = 0;
+  if (*p >= end || **p != '.') return true;
+  (*p)++;
+  int digits;
+  if (!fixed_digits(p, end, 9, true, nanos, &digits)) return false;
+  for (; digits < 9; digits++) *nanos *= 10;
+  return true;
+}
+
+/* A Timestamp's or Duration's seconds (1) and nanos (2), zeros left out
+ * as a serializer leaves them. */
+static bool put_seconds_nanos(parser *ps, int64_t seconds, int64_t nanos) {
+  return (seconds == 0 || put_varint_field(ps, 1, (uint64_t)seconds)) &&
+         (nanos == 0 || put_varint_field(ps, 2, (uint64_t)nanos));
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/* Timestamp: RFC 3339, "1972-01-01T10:00:20.021Z" or with an offset
+ * ("+08:00"), 0 to 9 fractional digits, years 0001 to 9999. */
+static bool parse_timestamp(parser *ps) {
+  jstr s;
+  TRY(read_wkt_string(ps, "google.protobuf.Timestamp", &s));
+  const char *p = s.data, *end = s.data + s.len;
+  int64_t year, month, day, hour, minute, second, nanos, off_h = 0, off_m = 0;
+  int sign = 0;
+  bool ok = fixed_digits(&p, end, 4, false, &year, NULL) && p < end &&
+            *p++ == '-' && fixed_digits(&p, end, 2, false, &month, NULL) &&
+            p < end && *p++ == '-' &&
+            fixed_digits(&p, end, 2, false, &day, NULL) && p < end &&
+            *p++ == 'T' && fixed_digits(&p, end, 2, false, &hour, NULL) &&
+            p < end && *p++ == ':' &&
+            fixed_digits(&p, end, 2, false, &minute, NULL) && p < end &&
+            *p++ == ':' && fixed_digits(&p, end, 2, false, &second, NULL) &&
+            read_nanos(&p, end, &nanos) && p < end;
+  if (ok) {
+    char z = *p++;
+    if (z == '+' || z == '-') {
+      sign = z == '+' ? 1 : -1;
+      ok = fixed_digits(&p, end, 2, false, &off_h, NULL) && p < end &&
+           *p++ == ':' && fixed_digits(&p, end, 2, false, &off_m, NULL) &&
+           off_h <= 23 && off_m <= 59;
+    } else {
+      ok = z == 'Z';
+    }
+  }
+  static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+  ok = ok && p == end && year >= 1 && month >= 1 && month <= 12 &&
+       day >= 1 && day <= kDays[month - 1] - (month == 2 && !leap) &&
+       hour <= 23 && minute <= 59 && second <= 59;
+  if (!ok)
+    return BAD_VALUE(s.at, "Invalid RFC 3339 timestamp: \"%.*s\".",
+                     (int)s.len, s.data);
+  int64_t seconds = days_from_civil(year, month, day) * 86400 + hour * 3600 +
+                    minute * 60 + second - sign * (off_h * 3600 + off_m * 60);
+  if (seconds < INT64_C(-62135596800) || seconds > INT64_C(253402300799))
+    return BAD_VALUE(s.at, "Timestamp out of range: \"%.*s\".", (int)s.len,
+                     s.data);
+  return put_seconds_nanos(ps, seconds, nanos);
+}
+
+/* Duration: "-315576000000.999999999s" to "315576000000.999999999s". */
+static bool parse_duration(parser *ps) {
+  jstr s;
+  TRY(read_wkt_string(ps, "google.protobuf.Duration", &s));
+  const char *p = s.data, *end = s.data + s.len;
+  bool negative = p < end && *p == '-';
+  if (negative) p++;
+  int64_t seconds, nanos;
+  bool ok = fixed_digits(&p, end, 12, true, &seconds, NULL) &&
+            read_nanos(&p, end, &nanos) && p + 1 == end && *p == 's';
+  if (!ok)
+    return BAD_VALUE(s.at, "Invalid duration: \"%.*s\".", (int)s.len, s.data);
+  if (seconds > INT64_C(315576000000))
+    return BAD_VALUE(s.at, "Duration out of range: \"%.*s\".", (int)s.len,
+                     s.data);
+  return negative ? put_seconds_nanos(ps, -seconds, -nanos)
+                  : put_seconds_nanos(ps, seconds, nanos);
+}
+
+/* FieldMask: paths in lowerCamelCase joined by commas, each as its
+ * snake_case path ("fooBar.baz" -> "foo_bar.baz"). */
+static bool parse_field_mask(parser *ps) {
+  jstr s;
+  TRY(read_wkt_string(ps, "google.protobuf.FieldMask", &s));
+  /* A paths record per non-empty path, converted as it is copied. */
+  const char *p = s.data, *end = s.data + s.len;
+  while (p < end) {
+    const char *comma = memchr(p, ',', (size_t)(end - p));
+    const char *stop = comma ? comma : end;
+    if (stop != p) {
+      size_t at = 0;
+      TRY(wrote(ps, pbc_wb_tag(&ps->wb, 1, PBC_WIRE_LEN) &&
+                        pbc_wb_open_len(&ps->wb, &at) &&
+                        pbc_wb_reserve(&ps->wb, 2 * (size_t)(stop - p))));
+      for (const char *q = p; q < stop; q++) {
+        char c = *q;
+        if (c == '_')
+          return BAD_VALUE(s.at, "FieldMask path \"%.*s\" is not "
+                                 "lowerCamelCase.",
+                           (int)(stop - p), p);
+        if (c >= 'A' && c <= 'Z') {
+          ps->wb.out[ps->wb.len++] = '_';
+          c = (char)(c - 'A' + 'a');
+        }
+        ps->wb.out[ps->wb.len++] = (uint8_t)c;
+      }
+      TRY(closed(ps, at));
+    }
+    p = comma ? comma + 1 : end;
+  }
+  return true;
+}
+
+static bool parse_json_value(parser *ps);
+
+/* The keys a map's object has given, as the offsets and lengths of their
+ * records in the wire form (fixed once their entry is closed): equal keys
+ * have equal records. Open addressing, FNV-1a over the record. */
+typedef struct key_set {
+  struct key { size_t at, len; } *slots; /* len 0: empty */
+  size_t cap, count;
+} key_set;
+
+static uint64_t key_hash(const uint8_t *p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
+  return h;
+}
+
+/* Adds a key record; false (no error reported) when it is there already
+ * or memory runs out (*oom). */
+static bool key_add(const parser *ps, key_set *set, size_t at, size_t len,
+                    bool *oom) {
+  *oom = false;
+  if (2 * (set->count + 1) > set->cap) {
+    size_t cap = set->cap ? 2 * set->cap : 16;
+    struct key *slots = malloc(cap * sizeof *slots);
+    if (slots == NULL) return !(*oom = true);
+    memset(slots, 0, cap * sizeof *slots);
+    for (size_t i = 0; i < set->cap; i++) {
+      if (set->slots[i].len == 0) continue;
+      size_t j = key_hash(ps->wb.out + set->slots[i].at, set->slots[i].len) &
+                 (cap - 1);
+      while (slots[j].len) j = (j + 1) & (cap - 1);
+      slots[j] = set->slots[i];
+    }
+    free(set->slots);
+    set->slots = slots;
+    set->cap = cap;
+  }
+  const uint8_t *key = ps->wb.out + at;
+  size_t j = key_hash(key, len) & (set->cap - 1);
+  for (; set->slots[j].len; j = (j + 1) & (set->cap - 1))
+    if (set->slots[j].len == len &&
+        memcmp(ps->wb.out + set->slots[j].at, key, len) == 0)
+      return false;
+  set->slots[j] = (struct key){at, len};
+  set->count++;
+  return true;
+}
+
+/* Struct's body: each member as a fields entry (key 1, Value 2); a key
+ * given twice is an error, as in a map. */
+static bool parse_struct(parser *ps) {
+  TRY(expect(ps, '{'));
+  if (at_close(ps, '}')) return true;
+  key_set keys = {0};
+  bool ok = true;
+  for (;;) {
+    jstr key;
+    size_t entry = 0, value = 0;
+    ok = read_string(ps, &key) &&
+         wrote(ps, pbc_wb_tag(&ps->wb, 1, PBC_WIRE_LEN) &&
+                       pbc_wb_open_len(&ps->wb, &entry) &&
+                       pbc_wb_tag(&ps->wb, 1, PBC_WIRE_LEN) &&
+                       pbc_wb_varint(&ps->wb, key.len) &&
+                       pbc_wb_bytes(&ps->wb, key.data, key.len));
+    if (!ok) break;
+    size_t key_len = ps->wb.len - (entry + 1);
+    ok = wrote(ps, pbc_wb_tag(&ps->wb, 2, PBC_WIRE_LEN) &&
+                       pbc_wb_open_len(&ps->wb, &value)) &&
+         expect(ps, ':') && parse_json_value(ps) && closed(ps, value);
+    if (!ok) break;
+    size_t content = ps->wb.len - (entry + 1);
+    bool oom;
+    ok = closed(ps, entry);
+    if (ok && !key_add(ps, &keys, entry + pbc_varint_size(content), key_len,
+                       &oom))
+      ok = oom ? out_of_memory(ps)
+               : BAD_VALUE(key.at, "google.protobuf.Struct has this key "
+                                   "twice.");
+    if (!ok || peek(ps) != ',') break;
+    ps->p++;
+  }
+  free(keys.slots);
+  return ok && expect(ps, '}');
+}
+
+/* ListValue's body: each element as a values record (1). */
+static bool parse_list(parser *ps) {
+  TRY(expect(ps, '['));
+  if (at_close(ps, ']')) return true;
+  for (;;) {
+    size_t value = 0;
+    TRY(wrote(ps, pbc_wb_tag(&ps->wb, 1, PBC_WIRE_LEN) &&
+                      pbc_wb_open_len(&ps->wb, &value)));
+    TRY(parse_json_value(ps) && closed(ps, value));
+    if (peek(ps) != ',') break;
+    ps->p++;
+  }
+  return expect(ps, ']');
+}
+
+/* Value's body: null_value 1, number_value 2, string_value 3, bool_value
+ * 4, struct_value 5, list_value 6. */
+static bool parse_json_value(parser *ps) {
+  char c = peek(ps);
+  const char *at = ps->p;
+  if (c == '{' || c == '[') {
+    size_t inner = 0;
+    TRY(enter(ps));
+    TRY(wrote(ps, pbc_wb_tag(&ps->wb, c == '{' ? 5 : 6, PBC_WIRE_LEN) &&
+                      pbc_wb_open_len(&ps->wb, &inner)));
+    TRY(c == '{' ? parse_struct(ps) : parse_list(ps));
+    ps->depth--;
+    return closed(ps, inner);
+  }
+  if (c == '"') {
+    jstr s;
+    TRY(read_string(ps, &s));
+    return wrote(ps, pbc_wb_tag(&ps->wb, 3, PBC_WIRE_LEN) &&
+                         pbc_wb_varint(&ps->wb, s.len) &&
+                         pbc_wb_bytes(&ps->wb, s.data, s.len));
+  }
+  if (at_literal(ps, "null", 4)) {
+    ps->p += 4;
+    return put_varint_field(ps, 1, 0);
+  }
+  if (at_literal(ps, "true", 4) || at_literal(ps, "false", 5)) {
+    bool v = *ps->p == 't';
+    ps->p += v ? 4 : 5;
+    return put_varint_field(ps, 4, v);
+  }
+  jnum n;
+  if (c == '-' || (c >= '0' && c <= '9')) {
+    TRY(read_number(ps, &n));
+    double v = pbc_lex_float(n.text, n.len);
+    if (__builtin_isinf(v))
+      return BAD_VALUE(at, "Number out of range: %.*s.", (int)n.len, n.text);
+    uint64_t bits;
+    memcpy(&bits, &v, 8);
+    pbc_field_desc number_value = {.number = 2, .type = PBC_TYPE_DOUBLE};
+    return wrote(ps, pbc_wb_scalar(&ps->wb, &number_value, bits));
+  }
+  return SYNTAX(at, "Expected a value, found %s.", what(ps));
+}
+
+/* Any: {"@type": url, ...the value's members} or, for a well-known type,
+ * {"@type": url, "value": its form}; {} for an empty Any. */
+static bool parse_any(parser *ps) {
+  const char *open = ps->p;
+  TRY(expect(ps, '{'));
+  /* Find "@type" first: it may come after what it types. */
+  size_t members = 0;
+  char *url = NULL;
+  size_t url_len = 0;
+  const char *url_at = NULL;
+  bool ok = true;
+  if (peek(ps) != '}') {
+    for (;;) {
+      jstr key;
+      ok = read_string(ps, &key) && expect(ps, ':');
+      if (!ok) break;
+      members++;
+      if (key.len == 5 && memcmp(key.data, "@type", 5) == 0) {
+        jstr v;
+        url_at = ps->p;
+        ok = url == NULL ? read_wkt_string(ps, "@type", &v)
+                         : SYNTAX(key.at, "Duplicate \"@type\".");
+        if (!ok) break;
+        url = malloc(v.len + 1);
+        if (url == NULL) {
+          ok = out_of_memory(ps);
+          break;
+        }
+        memcpy(url, v.data, v.len);
+        url[v.len] = '\0';
+        url_len = v.len;
+      } else {
+        ok = skip_value(ps);
+        if (!ok) break;
+      }
+      if (peek(ps) != ',') break;
+      ps->p++;
+    }
+  }
+  ok = ok && expect(ps, '}');
+  if (ok && url == NULL)
+    return members == 0 ||
+           SYNTAX(open, "google.protobuf.Any without \"@type\".");
+  const pbc_message_info *info = NULL;
+  if (ok) {
+    static const char kPrefix[] = "type.googleapis.com/";
+    const char *slash = strrchr(url, '/');
+    if (slash && (size_t)(slash + 1 - url) == sizeof kPrefix - 1 &&
+        memcmp(url, kPrefix, sizeof kPrefix - 1) == 0)
+      info = ps->find_message ? ps->find_message(ps->find_message_ctx, slash + 1)
+                              : pbc_find_message(slash + 1);
+    if (info == NULL || info->desc == NULL)
+      ok = BAD_VALUE(url_at, "Unknown type in google.protobuf.Any: \"%s\".",
+                     url);
+  }
+  if (!ok) {
+    free(url);
+    return false;
+  }
+  /* Read the members again, as the type's; the value's wire form goes
+   * where the Any's fields will, then moves up past its type_url. */
+  const pbc_message_desc *type = info->desc;
+  size_t at = ps->wb.len;
+  ps->p = open;
+  ok = enter(ps);
+  if (ok && pbc_json_wkt_of(type) != WKT_NONE) {
+    ok = expect(ps, '{');
+    bool value = false;
+    while (ok && peek(ps) != '}') {
+      jstr key;
+      ok = read_string(ps, &key) && expect(ps, ':');
+      if (!ok) break;
+      if (key.len == 5 && memcmp(key.data, "@type", 5) == 0) {
+        ok = skip_value(ps);
+      } else if (key.len == 5 && memcmp(key.data, "value", 5) == 0 && !value) {
+        value = true;
+        ok = parse_message(ps, type);
+      } else {
+        ok = SYNTAX(key.at, "Unexpected member \"%.*s\" in a "
+                            "google.protobuf.Any of %s.",
+                    (int)key.len, key.data, type->strings);
+      }
+      if (ok && peek(ps) == ',') ps->p++;
+      else break;
+    }
+    ok = ok && expect(ps, '}');
+  } else if (ok) {
+    ok = parse_object(ps, type, true);
+  }
+  if (ok) {
+    ps->depth--;
+    pbc_status s = pbc_wb_canonicalize(&ps->wb, type, at, ps->max_depth, false);
+    if (s == PBC_ERR_MISSING_REQUIRED)
+      ok = fail_at(ps, open, s, "%s in google.protobuf.Any is missing "
+                                "required fields.",
+                   type->strings);
+    else if (s != PBC_OK)
+      ok = fail_at(ps, open, s, "Cannot store %s in google.protobuf.Any: %s.",
+                   type->strings, pbc_status_str(s));
+  }
+  ok = ok && wrote(ps, pbc_wb_any(&ps->wb, at, url, url_len));
+  free(url);
+  return ok;
+}
+
+/* A message's value (its object, or its well-known type's form), its
+ * fields written into the open message. */
+static bool parse_message(parser *ps, const pbc_message_desc *d) {
+  switch (pbc_json_wkt_of(d)) {
+  case WKT_ANY: return parse_any(ps);
+  case WKT_TIMESTAMP: return parse_timestamp(ps);
+  case WKT_DURATION: return parse_duration(ps);
+  case WKT_FIELD_MASK: return parse_field_mask(ps);
+  case WKT_STRUCT: return parse_struct(ps);
+  case WKT_LIST_VALUE: return parse_list(ps);
+  case WKT_VALUE: return parse_json_value(ps);
+  case WKT_WRAPPER: {
+    bool set;
+    const char *at = ps->p;
+    TRY(parse_field_value(ps, d, pbc_json_wrapped(d), &set));
+    return set || SYNTAX(at, "null is not a value of %s.", d->strings);
+  }
+  case WKT_NONE: break;
+  }
+  return parse_object(ps, d, false);
+}
+
+/* A message's object: its members, each into the open message; the
+ * "@type" of an Any's body (any_body) skipped. */
+static bool parse_object(parser *ps, const pbc_message_desc *d,
+                         bool any_body) {
+  if (d->flags & PBC_MESSAGE_NO_NAMES)
+    return fail_at(ps, ps->p, PBC_ERR_NO_NAMES,
+                   "Message type \"%s\" was compiled without field names "
+                   "(LITE_RUNTIME).",
+                   d->strings);
+  if (peek(ps) != '{')
+    return SYNTAX(ps->p, "Expected an object for %s, found %s.", d->strings,
+                  what(ps));
+  ps->p++;
+  size_t frame;
+  TRY(wrote(ps, pbc_wb_frame_push(&ps->wb, d, &frame)));
+  if (peek(ps) != '}') {
+    for (;;) {
+      TRY(parse_member(ps, d, frame, any_body));
+      if (peek(ps) != ',') break;
+      ps->p++;
+    }
+  }
+  pbc_wb_frame_pop(&ps->wb, d);
+  return expect(ps, '}');
+}
+
+/* ---- Fields ---------------------------------------------------------------- */
+
+/* One value of f (a singular field's, or an element) as its record;
+ * null and an ignored enum name write nothing and leave *set false. */
+static bool parse_field_value(parser *ps, const pbc_message_desc *d,
+                              const pbc_field_desc *f, bool *set) {
+  if (!pbc_tbl_is_message(f)) return parse_scalar(ps, d, f, set);
+  const pbc_message_desc *type = pbc_tbl_link_message(d, f);
+  *set = true;
+  if (at_null(ps) && pbc_json_wkt_of(type) != WKT_VALUE) {
+    ps->p += 4;
+    *set = false;
+    return true;
+  }
+  TRY(enter(ps));
+  bool group = f->type == PBC_TYPE_GROUP;
+  size_t at = 0;
+  TRY(wrote(ps, pbc_wb_tag(&ps->wb, f->number,
+                           group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN) &&
+                    (group || pbc_wb_open_len(&ps->wb, &at))));
+  TRY(parse_message(ps, type));
+  ps->depth--;
+  return group ? wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_END_GROUP))
+               : closed(ps, at);
+}
+
+/* Whether null is one of f's values (google.protobuf.Value's null, or
+ * NullValue's) rather than "not set". */
+static bool null_is_value(const pbc_message_desc *d, const pbc_field_desc *f) {
+  if (f->type == PBC_TYPE_ENUM) return pbc_json_is_null_value(pbc_field_enum(d, f));
+  return pbc_tbl_is_message(f) &&
+         pbc_json_wkt_of(pbc_tbl_link_message(d, f)) == WKT_VALUE;
+}
+
+/* A repeated field's array: its elements' records (null only where it is a
+ * value). */
+static bool parse_repeated(parser *ps, const pbc_message_desc *d,
+                           const pbc_field_desc *f) {
+  if (peek(ps) != '[')
+    return SYNTAX(ps->p, "Expected an array for repeated field \"%s\", "
+                         "found %s.",
+                  pbc_field_json_name(d, f), what(ps));
+  ps->p++;
+  if (at_close(ps, ']')) return true;
+  for (;;) {
+    const char *at = ps->p;
+    bool set;
+    if (at_null(ps) && !null_is_value(d, f))
+      return SYNTAX(at, "null element in repeated field \"%s\".",
+                    pbc_field_json_name(d, f));
+    TRY(parse_field_value(ps, d, f, &set));
+    if (peek(ps) != ',') break;
+    ps->p++;
+  }
+  return expect(ps, ']');
+}
+
+/* A map key's text as the key field's record. */
+static bool put_map_key(parser *ps, const pbc_field_desc *kf, const jstr *key) {
+  if (kf->type == PBC_TYPE_STRING) return put_string(ps, kf, key, false);
+  uint64_t bits;
+  if (kf->type == PBC_TYPE_BOOL) {
+    if (key->len == 4 && memcmp(key->data, "true", 4) == 0) bits = 1;
+    else if (key->len == 5 && memcmp(key->data, "false", 5) == 0) bits = 0;
+    else
+      return BAD_VALUE(key->at, "Map key \"%.*s\" is not a bool.",
+                       (int)key->len, key->data);
+    return wrote(ps, pbc_wb_scalar(&ps->wb, kf, bits));
+  }
+  jnum n;
+  const char *stop;
+  if (!scan_number(key->data, key->data + key->len, &n, &stop) ||
+      stop != key->data + key->len || !n.integral || !digits_u64(&n, &bits))
+    return BAD_VALUE(key->at, "Map key \"%.*s\" is not an integer.",
+                     (int)key->len, key->data);
+  bool is64 = kf->type == PBC_TYPE_INT64 || kf->type == PBC_TYPE_SINT64 ||
+              kf->type == PBC_TYPE_SFIXED64 || kf->type == PBC_TYPE_UINT64 ||
+              kf->type == PBC_TYPE_FIXED64;
+  bool is_signed = kf->type != PBC_TYPE_UINT32 &&
+                   kf->type != PBC_TYPE_FIXED32 &&
+                   kf->type != PBC_TYPE_UINT64 && kf->type != PBC_TYPE_FIXED64;
+  uint64_t max = is64 ? (is_signed ? INT64_MAX : UINT64_MAX)
+                      : (is_signed ? INT32_MAX : UINT32_MAX);
+  if ((n.negative && !is_signed) || bits > max + n.negative)
+    return BAD_VALUE(key->at, "Map key \"%.*s\" is out of range.",
+                     (int)key->len, key->data);
+  return wrote(ps, pbc_wb_scalar(&ps->wb, kf, n.negative ? 0 - bits : bits));
+}
+
+/* A map's object: an entry record per member (key 1, value 2); a key
+ * given twice is an error, as in libprotobuf. */
+static bool parse_map(parser *ps, const pbc_message_desc *d,
+                      const pbc_field_desc *f) {
+  const pbc_message_desc *entry = pbc_tbl_link_message(d, f);
+  const pbc_field_desc *kf = pbc_field_by_number(entry, 1);
+  const pbc_field_desc *vf = pbc_field_by_number(entry, 2);
+  if (peek(ps) != '{')
+    return SYNTAX(ps->p, "Expected an object for map field \"%s\", found %s.",
+                  pbc_field_json_name(d, f), what(ps));
+  ps->p++;
+  if (at_close(ps, '}')) return true;
+  key_set keys = {0};
+  bool ok = true;
+  for (;;) {
+    jstr key;
+    size_t start = ps->wb.len, at = 0;
+    ok = read_string(ps, &key) &&
+         wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_LEN) &&
+                       pbc_wb_open_len(&ps->wb, &at)) &&
+         put_map_key(ps, kf, &key) && expect(ps, ':');
+    if (!ok) break;
+    size_t key_len = ps->wb.len - (at + 1);
+    const char *value_at = ps->p;
+    bool set;
+    if (at_null(ps) && !null_is_value(entry, vf)) {
+      ok = SYNTAX(value_at, "null value in map field \"%s\".",
+                  pbc_field_json_name(d, f));
+      break;
+    }
+    ok = parse_field_value(ps, entry, vf, &set);
+    if (!ok) break;
+    if (!set) {
+      ps->wb.len = start; /* an ignored enum name: no entry */
+    } else {
+      size_t content = ps->wb.len - (at + 1);
+      ok = closed(ps, at);
+      if (!ok) break;
+      bool oom;
+      if (!key_add(ps, &keys, at + pbc_varint_size(content), key_len, &oom)) {
+        ok = oom ? out_of_memory(ps)
+                 : BAD_VALUE(key.at, "Map field \"%s\" has this key twice.",
+                             pbc_field_json_name(d, f));
+        break;
+      }
+    }
+    if (peek(ps) != ',') break;
+    ps->p++;
+  }
+  free(keys.slots);
+  return ok && expect(ps, '}');
+}
+
+/* "[pkg.ext]": an extension of d the program links (or the options list),
+ * its values as the records the decoder keeps in the unknown fields. */
+static bool parse_extension(parser *ps, const pbc_message_desc *d,
+                            size_t frame, const jstr *key) {
+  const pbc_extension_info *e = pbc_rt_find_extension_named(
+      d, &ps->extensions, key->data + 1, key->len - 2);
+  if (e == NULL) {
+    if (ps->ignore_unknown) return expect(ps, ':') && skip_value(ps);
+    return SYNTAX(key->at, "Extension \"%.*s\" is not defined or is not an "
+                           "extension of \"%s\".",
+                  (int)(key->len - 2), key->data + 1, d->strings);
+  }
+  if (pbc_wb_ext_has(&ps->wb, frame, e->number))
+    return SYNTAX(key->at, "Extension \"%s\" given twice.", e->full_name);
+  TRY(wrote(ps, pbc_wb_ext_set(&ps->wb, frame, e->number)));
+  TRY(expect(ps, ':'));
+  pbc_wb_extension x;
+  pbc_wb_extension_init(&x, e);
+  if (at_null(ps)) {
+    ps->p += 4;
+    return true;
+  }
+  bool mset = (e->flags & PBC_EXTENSION_MESSAGE_SET) != 0, set;
+  if (mset)
+    TRY(wrote(ps, pbc_wb_tag(&ps->wb, PBC_MSET_ITEM, PBC_WIRE_START_GROUP) &&
+                      pbc_wb_tag(&ps->wb, PBC_MSET_TYPE_ID, PBC_WIRE_VARINT) &&
+                      pbc_wb_varint(&ps->wb, e->number)));
+  TRY(x.field.kind == PBC_FIELD_REPEATED
+          ? parse_repeated(ps, &x.one, &x.field)
+          : parse_field_value(ps, &x.one, &x.field, &set));
+  return !mset ||
+         wrote(ps, pbc_wb_tag(&ps->wb, PBC_MSET_ITEM, PBC_WIRE_END_GROUP));
+}
+
+/* The field a member's name names: its json_name, else its declared name. */
+static const pbc_field_desc *find_member(const pbc_message_desc *d,
+                                         const jstr *key) {
+  const pbc_field_desc *f = pbc_field_by_name(d, key->data, key->len, true);
+  return f ? f : pbc_field_by_name(d, key->data, key->len, false);
+}
+
+/* One "name": value member of d's object. */
+static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
+                         bool any_body) {
+  jstr key;
+  TRY(read_string(ps, &key));
+  if (any_body && key.len == 5 && memcmp(key.data, "@type", 5) == 0)
+    return expect(ps, ':') && skip_value(ps);
+  if (key.len > 2 && key.data[0] == '[' && key.data[key.len - 1] == ']')
+    return parse_extension(ps, d, frame, &key);
+  const pbc_field_desc *f = find_member(d, &key);
+  if (f == NULL) {
+    if (ps->ignore_unknown) return expect(ps, ':') && skip_value(ps);
+    return SYNTAX(key.at, "Message type \"%s\" has no field named \"%.*s\".",
+                  d->strings, (int)key.len, key.data);
+  }
+  uint32_t index = (uint32_t)(f - d->fields);
+  if (pbc_wb_frame_has(&ps->wb, frame, index))
+    return SYNTAX(key.at, "Field \"%s\" given twice.", pbc_field_name(d, f));
+  pbc_wb_frame_set(&ps->wb, frame, index);
+  TRY(expect(ps, ':'));
+  if (f->kind == PBC_FIELD_REPEATED) {
+    if (at_null(ps)) {
+      ps->p += 4;
+      return true;
+    }
+    return (f->flags & PBC_FIELD_MAP) ? parse_map(ps, d, f)
+                                  : parse_repeated(ps, d, f);
+  }
+  if (f->kind == PBC_FIELD_ONEOF && !at_null(ps)) {
+    uint32_t other = *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence);
+    if (other != 0)
+      return SYNTAX(key.at, "Field \"%s\" and field \"%s\" are members of "
+                            "oneof \"%s\": only one may be given.",
+                    pbc_field_name(d, f),
+                    pbc_field_name(d, &d->fields[other - 1]),
+                    d->strings + d->oneofs[f->presence].name);
+  }
+  bool set;
+  TRY(parse_field_value(ps, d, f, &set));
+  /* (After the value: a sub-message's frame may have moved the stack.) */
+  if (f->kind == PBC_FIELD_ONEOF && set)
+    *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence) = index + 1;
+  return true;
+}
+
+pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
+                          const char *json, size_t len, pbc_arena *arena,
+                          const pbc_json_options *options,
+                          pbc_json_error *error) {
+  const pbc_message_desc *d = info->desc;
+  if (error) memset(error, 0, sizeof *error);
+  static const char empty[1];
+  if (json == NULL) json = empty;
+  parser state, *ps = &state;
+  memset(ps, 0, sizeof *ps);
+  ps->begin = ps->p = json;
+  ps->end = json + len;
+  ps->error = error;
+  ps->max_depth = options && options->max_depth ? options->max_depth
+                                               : PBC_DEFAULT_MAX_DEPTH;
+  if (options) {
+    ps->ignore_unknown = options->ignore_unknown_fields;
+    ps->find_message = options->find_message;
+    ps->find_message_ctx = options->find_message_ctx;
+    ps->extensions.list = options->extensions;
+    ps->extensions.count = options->extension_count;
+  }
+  const char *nul = memchr(json, '\0', len);
+  bool ok;
+  if (nul != NULL) {
+    ok = SYNTAX(nul, "NUL character in the text.");
+  } else if (at_null(ps) && pbc_json_wkt_of(d) != WKT_VALUE) {
+    ok = SYNTAX(ps->p, "Expected a message, found null.");
+  } else {
+    ok = parse_message(ps, d);
+    if (ok && peek(ps) != 0)
+      ok = SYNTAX(ps->p, "Unexpected text after the message.");
+  }
+  pbc_status s = ps->status;
+  if (ok) {
+    /* JsonStringToMessage checks required fields too. */
+    s = pbc_wb_decode(&ps->wb, d, m, arena, ps->max_depth, false,
+                      error ? error->message : NULL,
+                      error ? sizeof error->message : 0);
+    if (s != PBC_OK && error) error->offset = 0;
+  } else {
+    pbc_table_init(d, m);
+  }
+  pbc_wb_free(&ps->wb);
+  free(ps->scratch);
+  return s;
+}
