@@ -13,7 +13,7 @@ codecs=(libprotobuf_parse libprotobuf_parse_arena pbc_parse pbc_parse_copy
         libprotobuf_serialize pbc_size_encode pbc_encode_exact
         pbc_encode pbc_encode_at_end pbc_table_size_encode
         libprotobuf_copy pbc_copy libprotobuf_merge pbc_merge libprotobuf_equal pbc_equal libprotobuf_reflect pbc_reflect
-        libprotobuf_to_json pbc_to_json
+        libprotobuf_to_json pbc_to_json libprotobuf_from_json pbc_from_json
         libprotobuf_merge_parse pbc_merge_parse)
 # upb's codecs exist when bench/ was built with libupb-dev.
 if "$bin" --codecs | grep -x upb_parse >/dev/null; then
@@ -36,7 +36,7 @@ for d in "${datasets[@]}"; do
   for c in "${codecs[@]}"; do
     base=${per[libprotobuf_parse]}
     [[ $c == *serialize* || $c == *encode* ]] && base=${per[libprotobuf_serialize]}
-    for op in copy merge equal merge_parse reflect to_json; do
+    for op in copy merge equal merge_parse reflect to_json from_json; do
       [[ $c == *_$op ]] && base=${per[libprotobuf_$op]}
     done
     printf '%-18s %-24s %14d %17.2fx\n' "$d" "$c" "${per[$c]}" \

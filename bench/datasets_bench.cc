@@ -96,6 +96,12 @@ const std::vector<Contender> &Contenders() {
       {"libprotobuf_to_json",
        [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::ToJson); }},
       {"pbc_to_json", [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::ToJson); }},
+      // ProtoJSON read: libprotobuf's JSON of each payload, parsed by
+      // JsonStringToMessage and by pbc_json_parse (into a reset arena).
+      {"libprotobuf_from_json",
+       [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::FromJson); }},
+      {"pbc_from_json",
+       [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::FromJson); }},
 #ifdef PBC_BENCH_HAVE_UPB
       {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
       {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},
