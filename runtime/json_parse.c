@@ -1291,11 +1291,10 @@ pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
     ps->extensions.list = options->extensions;
     ps->extensions.count = options->extension_count;
   }
-  const char *nul = memchr(json, '\0', len);
+  /* No pass of its own for NUL: a raw NUL is a control character inside a
+   * string and no token outside one, an error either way. */
   bool ok;
-  if (nul != NULL) {
-    ok = SYNTAX(nul, "NUL character in the text.");
-  } else if (at_null(ps) && pbc_json_wkt_of(d) != WKT_VALUE) {
+  if (at_null(ps) && pbc_json_wkt_of(d) != WKT_VALUE) {
     ok = SYNTAX(ps->p, "Expected a message, found null.");
   } else {
     ok = parse_message(ps, d);
