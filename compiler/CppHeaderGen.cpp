@@ -28,8 +28,8 @@ namespace {
 // schemas (or pbc versions with the same support block) be included in one
 // translation unit.
 const char kSupport[] = R"(
-#ifndef PBC_CPP_SUPPORT_V5
-#define PBC_CPP_SUPPORT_V5
+#ifndef PBC_CPP_SUPPORT_V6
+#define PBC_CPP_SUPPORT_V6
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -250,9 +250,25 @@ result<std::string> to_json(const T &m, const pbc_json_options *options = nullpt
   return s == PBC_OK ? result<std::string>::success(std::move(out))
                      : result<std::string>::failure(s);
 }
+/* The same JSON appended to a scattered writer (pbc/writer.h). */
+template <class T>
+pbc_status write_json(const T &m, pbc_writer *w,
+                      const pbc_json_options *options = nullptr) {
+  return pbc_json_write(&info<T>(), &m, w, options);
+}
+/* Replaces m with the message read from ProtoJSON (pbc_json_parse): what
+ * it holds is put in `a`, nothing points into `json`; `error`, if given,
+ * says where and why it failed. */
+template <class T>
+pbc_status from_json(T &m, std::string_view json, arena &a,
+                     const pbc_json_options *options = nullptr,
+                     pbc_json_error *error = nullptr) {
+  return pbc_json_parse(&info<T>(), &m, json.data(), json.size(), a.get(),
+                        options, error);
+}
 
 } // namespace pbc
-#endif /* PBC_CPP_SUPPORT_V5 */
+#endif /* PBC_CPP_SUPPORT_V6 */
 )";
 
 /// A path as comment text: itself unless it could end the comment.

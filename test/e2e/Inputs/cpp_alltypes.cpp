@@ -56,6 +56,20 @@ static void proto3() {
   pbc::result<std::string> json = pbc::to_json(m);
   EXPECT(json.ok());
   std::printf("AllTypes JSON: %s\n", json.value().c_str());
+  {
+    // Read back, it prints the same; a bad member says where.
+    pbc::arena json_arena;
+    AllTypes from;
+    EXPECT(pbc::from_json(from, *json, json_arena) == PBC_OK);
+    EXPECT(pbc::equal(from, m));
+    pbc::result<std::string> again = pbc::to_json(from);
+    EXPECT(again.ok() && *again == *json);
+    pbc_json_error error;
+    EXPECT(pbc::from_json(from, "{\"fInt32\": true}", json_arena, nullptr, &error) ==
+           PBC_ERR_JSON_SYNTAX);
+    EXPECT(error.offset == 11);
+    std::printf("from_json: %s\n", error.message);
+  }
 
   // Decode from the std::string (as a string_view) and from bytes (span).
   std::uint8_t block[4096];
