@@ -17,6 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "json_internal.h"
 #include "text_lex.h"
 #include "wire_build.h"
@@ -164,6 +168,74 @@ static bool scratch_reserve(parser *ps, size_t n) {
   return true;
 }
 
+/* The first byte at or after p (before end) that ends a string's run of
+ * plain bytes: '"', '\\' or a control character; end if none. *high is
+ * set when a byte passed over is not ASCII (the run then needs a UTF-8
+ * check). Sixteen bytes at a time with SSE2 (every x86-64 has it), then
+ * eight as a word: a byte of word w is flagged where it equals '"' or '\\'
+ * (a zero byte of w ^ that byte repeated) or is below 0x20; the borrows of
+ * the subtractions can flag a byte above a flagged one falsely, never
+ * below, so the lowest flag is the first such byte. */
+static const char *plain_run(const char *p, const char *end, bool *high) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                below = _mm_set1_epi8(0x1f);
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+        _mm_cmpeq_epi8(_mm_min_epu8(v, below), v));
+    unsigned mask = (unsigned)_mm_movemask_epi8(hit),
+             top = (unsigned)_mm_movemask_epi8(v);
+    if (mask != 0) {
+      unsigned n = (unsigned)__builtin_ctz(mask);
+      if (top & ((1u << n) - 1)) *high = true;
+      return p + n;
+    }
+    if (top) *high = true;
+    p += 16;
+  }
+#endif
+  const uint64_t ones = 0x0101010101010101ULL, tops = ones * 0x80;
+  uint64_t seen = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  while (end - p >= 8) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b) |
+                   ((w - ones * 0x20) & ~w);
+    hit &= tops;
+    if (hit != 0) {
+      size_t n = (size_t)__builtin_ctzll(hit) / 8;
+      /* Only the bytes before the hit were passed over. */
+      if (n != 0) seen |= w & (~0ULL >> (64 - 8 * n));
+      if (seen & tops) *high = true;
+      return p + n;
+    }
+    seen |= w;
+    p += 8;
+  }
+#endif
+  while (p < end && *p != '"' && *p != '\\' && (uint8_t)*p >= 0x20)
+    seen |= (uint8_t)*p++;
+  if (seen & tops) *high = true;
+  return p;
+}
+
+/* Where the bytes [p, end), which are not UTF-8, stop being it: the lead
+ * of the first sequence that is cut, malformed or out of range. */
+static const char *first_bad_utf8(const char *p, const char *end) {
+  while (p < end) {
+    uint8_t c = (uint8_t)*p;
+    size_t n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    if ((size_t)(end - p) < n || !pbc_rt_utf8_valid((const uint8_t *)p, n))
+      return p;
+    p += n;
+  }
+  return end;
+}
+
 static bool read_string(parser *ps, jstr *s) {
   if (peek(ps) != '"')
     return SYNTAX(ps->p, "Expected a string, found %s.", what(ps));
@@ -172,11 +244,13 @@ static bool read_string(parser *ps, jstr *s) {
   size_t out = 0; /* decoded bytes in scratch; escapes seen when > 0 */
   bool escaped = false;
   for (;;) {
-    while (p < ps->end && *p != '"' && *p != '\\' && (uint8_t)*p >= 0x20) p++;
+    bool high = false; /* the run holds a byte that is not ASCII */
+    p = plain_run(p, ps->end, &high);
     if (p >= ps->end) return SYNTAX(s->at, "Unterminated string.");
     /* The run of plain bytes must be UTF-8 (the text is). */
-    if (!pbc_rt_utf8_valid((const uint8_t *)run, (size_t)(p - run)))
-      return fail_at(ps, run, PBC_ERR_INVALID_UTF8,
+    if (high &&
+        !pbc_rt_utf8_valid((const uint8_t *)run, (size_t)(p - run)))
+      return fail_at(ps, first_bad_utf8(run, p), PBC_ERR_INVALID_UTF8,
                      "String is not valid UTF-8.");
     if ((uint8_t)*p < 0x20)
       return SYNTAX(p, "Control character in a string: escape it.");
@@ -513,7 +587,7 @@ static bool parse_message(parser *ps, const pbc_message_desc *d);
 static bool parse_object(parser *ps, const pbc_message_desc *d,
                          bool any_body);
 static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
-                         bool any_body);
+                         bool any_body, uint32_t *next);
 
 /* A string field's value, as its record. */
 static bool put_string(parser *ps, const pbc_field_desc *f, const jstr *s,
@@ -1031,8 +1105,9 @@ static bool parse_object(parser *ps, const pbc_message_desc *d,
   size_t frame;
   TRY(wrote(ps, pbc_wb_frame_push(&ps->wb, d, &frame)));
   if (peek(ps) != '}') {
+    uint32_t next = 0;
     for (;;) {
-      TRY(parse_member(ps, d, frame, any_body));
+      TRY(parse_member(ps, d, frame, any_body, &next));
       if (peek(ps) != ',') break;
       ps->p++;
     }
@@ -1217,23 +1292,43 @@ static bool parse_extension(parser *ps, const pbc_message_desc *d,
          wrote(ps, pbc_wb_tag(&ps->wb, PBC_MSET_ITEM, PBC_WIRE_END_GROUP));
 }
 
-/* The field a member's name names: its json_name, else its declared name. */
+/* The NUL-terminated name is the key's len bytes (which may hold a NUL). */
+static bool name_is(const char *name, const jstr *key) {
+  for (size_t i = 0; i < key->len; i++)
+    if (name[i] != key->data[i] || name[i] == '\0') return false;
+  return name[key->len] == '\0';
+}
+
+/* The field a member's name names: its json_name, else its declared name.
+ * Members usually come in the order of the fields (libprotobuf and pbc
+ * print them by number, which is the descriptions' order), so the fields
+ * after the last one found are tried first: a message's members then cost
+ * one pass over its fields in all. *next follows the fields. */
 static const pbc_field_desc *find_member(const pbc_message_desc *d,
-                                         const jstr *key) {
-  const pbc_field_desc *f = pbc_field_by_name(d, key->data, key->len, true);
-  return f ? f : pbc_field_by_name(d, key->data, key->len, false);
+                                         const jstr *key, uint32_t *next) {
+  const pbc_field_desc *f = NULL;
+  for (uint32_t i = *next; i < d->field_count && f == NULL; i++) {
+    const pbc_field_names *n = &d->field_names[i];
+    if (name_is(d->strings + n->json_name, key) ||
+        (n->name != n->json_name && name_is(d->strings + n->name, key)))
+      f = &d->fields[i];
+  }
+  if (f == NULL) f = pbc_field_by_name(d, key->data, key->len, true);
+  if (f == NULL) f = pbc_field_by_name(d, key->data, key->len, false);
+  if (f != NULL) *next = (uint32_t)(f - d->fields) + 1;
+  return f;
 }
 
 /* One "name": value member of d's object. */
 static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
-                         bool any_body) {
+                         bool any_body, uint32_t *next) {
   jstr key;
   TRY(read_string(ps, &key));
   if (any_body && key.len == 5 && memcmp(key.data, "@type", 5) == 0)
     return expect(ps, ':') && skip_value(ps);
   if (key.len > 2 && key.data[0] == '[' && key.data[key.len - 1] == ']')
     return parse_extension(ps, d, frame, &key);
-  const pbc_field_desc *f = find_member(d, &key);
+  const pbc_field_desc *f = find_member(d, &key, next);
   if (f == NULL) {
     if (ps->ignore_unknown) return expect(ps, ':') && skip_value(ps);
     return SYNTAX(key.at, "Message type \"%s\" has no field named \"%.*s\".",

@@ -18,7 +18,9 @@ const pbc_field_desc *pbc_field_by_name(const pbc_message_desc *d,
   for (uint32_t i = 0; i < d->field_count; i++) {
     const char *s = d->strings + (json ? d->field_names[i].json_name
                                        : d->field_names[i].name);
-    if (strlen(s) == len && memcmp(s, name, len) == 0) return &d->fields[i];
+    size_t k = 0; /* no strlen: most names differ in their first byte */
+    while (k < len && s[k] == name[k] && s[k] != '\0') k++;
+    if (k == len && s[len] == '\0') return &d->fields[i];
   }
   return NULL;
 }

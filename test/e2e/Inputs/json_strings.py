@@ -1,0 +1,68 @@
+"""The JSON parser's string scanner (runtime/json_parse.c: plain_run reads
+16 and 8 bytes at a time) at every alignment: strings of 0 to 40 bytes
+with a special piece at every position, read by `pbc encode --json` as
+tutorial.Person's name and compared with their exact encoding; and the
+same places holding what must be refused (a raw control character, a
+byte that is not UTF-8, an unknown escape), each refused at its column.
+
+  json_strings.py PBC PROTO_DIR
+"""
+import subprocess
+import sys
+
+pbc, proto_dir = sys.argv[1:3]
+cmd = [pbc, "encode", "--json", "-I", proto_dir, "--message", "tutorial.Person",
+       "addressbook.proto"]
+
+# (JSON text of the piece, the bytes it stands for)
+valid = [
+    ('\\"', b'"'), ('\\\\', b'\\'), ('\\n', b'\n'), ('\\u0001', b'\x01'),
+    ('\\u00e9', 'é'.encode()), ('é', 'é'.encode()), ('€', '€'.encode()),
+    ('😀', '😀'.encode()), ('\\ud83d\\ude00', '😀'.encode()), ('\x7f', b'\x7f'),
+]
+# (raw bytes of the piece, the error's text)
+invalid = [
+    (b'\x01', b'Control character'), (b'\x1f', b'Control character'),
+    (b'\xff', b'not valid UTF-8'), (b'\xc3', b'not valid UTF-8'),
+    (b'\xed\xa0\x80', b'not valid UTF-8'), (b'\\x', b'Invalid escape'),
+]
+
+
+def varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7f | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+lines, want = [], bytearray()
+for text, raw in valid:
+    for before in range(0, 41):
+        for after in (0, 1, 7, 8, 9, 15, 16, 17, 33):
+            s = "a" * before + text + "b" * after
+            value = b"a" * before + raw + b"b" * after
+            lines.append('{"name":"' + s + '"}')
+            body = b"\x0a" + varint(len(value)) + value
+            want += varint(len(body)) + body
+run = subprocess.run(cmd + ["--delimited"], input="\n".join(lines).encode(),
+                     capture_output=True)
+if run.returncode != 0 or run.stdout != bytes(want):
+    sys.exit("valid strings: pbc encode --json gave %d bytes (status %d, %s), want %d"
+             % (len(run.stdout), run.returncode, run.stderr.decode(errors="replace"),
+                len(want)))
+
+refused = 0
+for piece, error in invalid:
+    for before in (0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33):
+        for after in (0, 3, 20):
+            text = b'{"name":"' + b"a" * before + piece + b"b" * after + b'"}'
+            run = subprocess.run(cmd, input=text, capture_output=True)
+            column = len(b'{"name":"') + before + 1
+            where = b"input:1:%d: " % column
+            if run.returncode == 0 or where not in run.stderr or error not in run.stderr:
+                sys.exit("%r: want %r and %r, got status %d: %s"
+                         % (text, where, error, run.returncode, run.stderr))
+            refused += 1
+print("%d strings read exactly, %d refused where they go wrong" % (len(lines), refused))
