@@ -30,6 +30,7 @@ typedef struct parser {
   pbc_wire_build wb;
   uint8_t *scratch; /* a decoded string with escapes */
   size_t scratch_cap;
+  uint8_t first_scratch[256]; /* scratch until a string outgrows it */
   uint32_t depth, max_depth;
   bool ignore_unknown;
   pbc_message_finder find_message; /* an Any's type: NULL: linked ones */
@@ -159,9 +160,20 @@ static bool read_hex4(parser *ps, const char *p, uint32_t *v) {
 
 static bool scratch_reserve(parser *ps, size_t n) {
   if (ps->scratch_cap >= n) return true;
-  size_t cap = ps->scratch_cap ? ps->scratch_cap : 64;
+  if (ps->scratch == NULL) {
+    ps->scratch = ps->first_scratch;
+    ps->scratch_cap = sizeof ps->first_scratch;
+    if (ps->scratch_cap >= n) return true;
+  }
+  size_t cap = ps->scratch_cap;
   while (cap < n) cap *= 2;
-  uint8_t *q = realloc(ps->scratch, cap);
+  uint8_t *q;
+  if (ps->scratch == ps->first_scratch) {
+    q = malloc(cap);
+    if (q != NULL) memcpy(q, ps->first_scratch, sizeof ps->first_scratch);
+  } else {
+    q = realloc(ps->scratch, cap);
+  }
   if (q == NULL) return out_of_memory(ps);
   ps->scratch = q;
   ps->scratch_cap = cap;
@@ -1407,6 +1419,6 @@ pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
     pbc_table_init(d, m);
   }
   pbc_wb_free(&ps->wb);
-  free(ps->scratch);
+  if (ps->scratch != ps->first_scratch) free(ps->scratch);
   return s;
 }

@@ -5,6 +5,9 @@
  * the bytes. */
 #include <assert.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "pbc/json.h"
 #include "json_internal.h"
@@ -25,8 +28,17 @@ typedef struct printer {
   bool has_arena;
 } printer;
 
-static void put(printer *p, const char *s, size_t n) {
-  if (p->status == PBC_OK) pbc_sink_put(&p->out, s, n);
+/* Inlined everywhere: most pieces are punctuation of a constant size,
+ * which then is a store into the buffer rather than a call. */
+static PBC_ALWAYS_INLINE void put(printer *p, const char *s, size_t n) {
+  if (p->status != PBC_OK) return;
+  pbc_sink *o = &p->out;
+  if (o->w == NULL && o->len <= o->cap && n <= o->cap - o->len) {
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    return;
+  }
+  pbc_sink_put(o, s, n);
 }
 
 static void fail(printer *p, pbc_status s) {
@@ -91,20 +103,54 @@ static void put_escaped_ascii(printer *p, uint8_t c) {
   }
 }
 
-static bool plain_ascii(uint8_t c) {
-  return c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' &&
-         c != '>';
+/* The bytes written as they are: [0x20, 0x7e] but '"', '\\', '<' and
+ * '>'. */
+static const uint8_t kPlainAscii[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* '"' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, /* '<', '>' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* '\\' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, /* DEL */
+};
+
+static bool plain_ascii(uint8_t c) { return kPlainAscii[c] != 0; }
+
+/* The index of the first byte from i on (below n) that plain_ascii
+ * refuses, n if none: sixteen bytes at a time with SSE2 (every x86-64 has
+ * it), where a byte is plain when it lies in [0x20, 0x7e] and is none of
+ * '"', '\\', '<' and '>'. */
+static size_t plain_ascii_run(const uint8_t *s, size_t i, size_t n) {
+#if defined(__SSE2__)
+  const __m128i low = _mm_set1_epi8(0x1f), high = _mm_set1_epi8(0x7f);
+  while (n - i >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+    __m128i bad = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, low), v),
+                     _mm_cmpeq_epi8(_mm_max_epu8(v, high), v)),
+        _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                         _mm_cmpeq_epi8(v, _mm_set1_epi8('>')))));
+    unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+    if (mask != 0) return i + (unsigned)__builtin_ctz(mask);
+    i += 16;
+  }
+#endif
+  while (i < n && plain_ascii(s[i])) i++;
+  return i;
 }
 
 /* The n bytes at s escaped, without the quotes. */
 static void put_escaped(printer *p, const uint8_t *s, size_t n) {
   size_t run = 0, i = 0;
   while (i < n) {
+    i = plain_ascii_run(s, i, n);
+    if (i == n) break;
     uint8_t c = s[i];
-    if (plain_ascii(c)) {
-      i++;
-      continue;
-    }
     put(p, (const char *)s + run, i - run);
     if (c < 0x80) {
       put_escaped_ascii(p, c);

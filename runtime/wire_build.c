@@ -5,23 +5,37 @@
 #include "wire_build.h"
 
 void pbc_wb_free(pbc_wire_build *b) {
-  free(b->out);
-  free(b->seen);
+  if (b->out != b->first_out) free(b->out);
+  if (b->seen != b->first_seen) free(b->seen);
   free(b->ext_seen);
-  memset(b, 0, sizeof *b);
+  b->out = NULL;
+  b->seen = b->ext_seen = NULL;
+  b->len = b->cap = b->seen_len = b->seen_cap = b->ext_len = b->ext_cap = 0;
 }
 
 /* Grows *p (of *cap elements of `size` bytes) to hold `need` more than
- * `len`, doubling from `first`. */
+ * `len`: first into `local` (local_cap elements; NULL for none), then
+ * doubling on the heap. */
 static bool grow(void **p, size_t *cap, size_t len, size_t need, size_t size,
-                 size_t first) {
+                 void *local, size_t local_cap) {
   if (*cap - len >= need) return true;
-  size_t n = *cap ? *cap : first;
+  if (*p == NULL && local != NULL) {
+    *p = local;
+    *cap = local_cap;
+    if (local_cap - len >= need) return true;
+  }
+  size_t n = *cap ? *cap : 16;
   while (n - len < need) {
     if (n > SIZE_MAX / 2 / size) return false;
     n *= 2;
   }
-  void *q = realloc(*p, n * size);
+  void *q;
+  if (local != NULL && *p == local) {
+    q = malloc(n * size);
+    if (q != NULL && len) memcpy(q, local, len * size);
+  } else {
+    q = realloc(*p, n * size);
+  }
   if (q == NULL) return false;
   *p = q;
   *cap = n;
@@ -29,7 +43,8 @@ static bool grow(void **p, size_t *cap, size_t len, size_t need, size_t size,
 }
 
 bool pbc_wb_reserve(pbc_wire_build *b, size_t n) {
-  return grow((void **)&b->out, &b->cap, b->len, n, 1, 256);
+  return grow((void **)&b->out, &b->cap, b->len, n, 1, b->first_out,
+              sizeof b->first_out);
 }
 
 bool pbc_wb_scalar(pbc_wire_build *b, const pbc_field_desc *f, uint64_t bits) {
@@ -68,7 +83,8 @@ bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
                        size_t *frame) {
   size_t n = frame_words(d);
   if (!grow((void **)&b->seen, &b->seen_cap, b->seen_len, n, sizeof *b->seen,
-            64))
+            b->first_seen,
+            sizeof b->first_seen / sizeof *b->first_seen))
     return false;
   *frame = b->seen_len;
   memset(b->seen + b->seen_len, 0, n * sizeof *b->seen);
@@ -91,7 +107,7 @@ bool pbc_wb_ext_has(const pbc_wire_build *b, size_t frame, uint32_t number) {
 
 bool pbc_wb_ext_set(pbc_wire_build *b, size_t frame, uint32_t number) {
   if (!grow((void **)&b->ext_seen, &b->ext_cap, b->ext_len, 2,
-            sizeof *b->ext_seen, 16))
+            sizeof *b->ext_seen, NULL, 0))
     return false;
   b->ext_seen[b->ext_len++] = (uint32_t)frame;
   b->ext_seen[b->ext_len++] = number;

@@ -23,6 +23,10 @@ typedef struct pbc_wire_build {
    * its frame and the extension's number, innermost last. */
   uint32_t *ext_seen;
   size_t ext_len, ext_cap;
+  /* Where out and seen start, so that a small message costs no heap:
+   * they move to the heap when they outgrow these. */
+  uint8_t first_out[1024];
+  uint32_t first_seen[64];
 } pbc_wire_build;
 
 void pbc_wb_free(pbc_wire_build *b);
