@@ -27,6 +27,10 @@
 #include "pbc/field.h"
 #include "pbc/jit.h"
 #include "pbc/json.h"
+
+#ifdef PBC_BENCH_HAVE_SIMDJSON
+#include <simdjson.h>
+#endif
 #include "pbc/pbc.h"
 #include "pbc/schema.h"
 #include "pbc/text.h"
@@ -680,6 +684,36 @@ private:
   uint64_t sum_ = 0;
   bool walks_agree_ = true;
 };
+
+#ifdef PBC_BENCH_HAVE_SIMDJSON
+// simdjson's DOM parse of the text pbc_from_json reads (libprotobuf's JSON
+// of each payload): the JSON checked (UTF-8 included) and indexed, no
+// message built; the speed of a JSON parser, for reference. The text is
+// padded once, as simdjson requires, outside the timed loop.
+class SimdjsonDom : public Codec {
+public:
+  explicit SimdjsonDom(const Dataset &d) : Codec(Payloads(d)) {
+    std::vector<std::unique_ptr<google::protobuf::Message>> lib;
+    for (const std::string &p : payloads_) {
+      lib.emplace_back(Prototype(d)->New());
+      lib.back()->ParseFromString(p);
+    }
+    for (const std::string &t : LibprotobufJson(lib)) texts_.emplace_back(t);
+  }
+  bool Run() override {
+    bool ok = true;
+    for (const simdjson::padded_string &t : texts_) {
+      simdjson::dom::element doc;
+      ok &= parser_.parse(t).get(doc) == simdjson::SUCCESS;
+    }
+    return ok;
+  }
+
+private:
+  simdjson::dom::parser parser_;
+  std::vector<simdjson::padded_string> texts_;
+};
+#endif
 
 #ifdef PBC_BENCH_HAVE_UPB
 // upb (libupb-dev: the July 2020 snapshot, before upb's fasttable parser) on

@@ -102,6 +102,9 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::FromJson); }},
       {"pbc_from_json",
        [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::FromJson); }},
+#ifdef PBC_BENCH_HAVE_SIMDJSON
+      {"simdjson_dom", [](const Dataset &d) { return std::make_unique<SimdjsonDom>(d); }},
+#endif
 #ifdef PBC_BENCH_HAVE_UPB
       {"upb_parse", [](const Dataset &d) { return std::make_unique<UpbParse>(d); }},
       {"upb_serialize", [](const Dataset &d) { return std::make_unique<UpbSerialize>(d); }},

@@ -25,6 +25,9 @@ static const char *const kCodecs[] = {
     "libprotobuf_merge", "pbc_merge", "libprotobuf_equal", "pbc_equal",
     "libprotobuf_merge_parse", "pbc_merge_parse", "libprotobuf_reflect", "pbc_reflect",
     "libprotobuf_to_json", "pbc_to_json", "libprotobuf_from_json", "pbc_from_json",
+#ifdef PBC_BENCH_HAVE_SIMDJSON
+    "simdjson_dom",
+#endif
 #ifdef PBC_BENCH_HAVE_UPB
     "upb_parse",         "upb_serialize",
 #endif
@@ -68,6 +71,9 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "libprotobuf_from_json")
     return std::make_unique<LibprotobufOps>(d, OpsMode::FromJson);
   if (codec == "pbc_from_json") return std::make_unique<PbcOps>(d, OpsMode::FromJson);
+#ifdef PBC_BENCH_HAVE_SIMDJSON
+  if (codec == "simdjson_dom") return std::make_unique<SimdjsonDom>(d);
+#endif
 #ifdef PBC_BENCH_HAVE_UPB
   if (codec == "upb_parse") return std::make_unique<UpbParse>(d);
   if (codec == "upb_serialize") return std::make_unique<UpbSerialize>(d);

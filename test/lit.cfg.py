@@ -53,6 +53,7 @@ config.substitutions.extend([
     ("%writer_test", os.path.join(config.pbc_obj_root, "test", "runtime", "writer_test")),
     ("%utf8_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test_asan")),
     ("%utf8_test", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test")),
+    ("%format_real_test", os.path.join(config.pbc_obj_root, "test", "runtime", "format_real_test")),
     ("%runtime_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test_asan")),
     ("%runtime_test", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test")),
 ])
@@ -110,7 +111,7 @@ if lit_config.params.get("pbc_sanitize"):
         "%cxx": config.cxx + sanitize_flags,
         "%difftest": os.path.join(obj_test, "e2e", "libpbc_difftest_asan.a"),
     }
-    for name in ("runtime_test", "writer_test", "utf8_test"):
+    for name in ("runtime_test", "writer_test", "utf8_test", "format_real_test"):
         swap["%" + name] = os.path.join(obj_test, "runtime", name + "_asan")
     config.substitutions = [(k, swap.get(k, v)) for k, v in config.substitutions]
     at = [k for k, _ in config.substitutions].index("%pbc")
