@@ -144,15 +144,17 @@ static size_t plain_ascii_run(const uint8_t *s, size_t i, size_t n) {
   return i;
 }
 
-/* The n bytes at s escaped, without the quotes. */
+/* The n bytes at s escaped, without the quotes. What is written as it is
+ * (plain ASCII, and UTF-8 sequences of code points 3.21 does not escape)
+ * accumulates in one run, written when an escape or the end comes. */
 static void put_escaped(printer *p, const uint8_t *s, size_t n) {
   size_t run = 0, i = 0;
-  while (i < n) {
+  for (;;) {
     i = plain_ascii_run(s, i, n);
     if (i == n) break;
     uint8_t c = s[i];
-    put(p, (const char *)s + run, i - run);
     if (c < 0x80) {
+      put(p, (const char *)s + run, i - run);
       put_escaped_ascii(p, c);
       run = ++i;
       continue;
@@ -170,20 +172,20 @@ static void put_escaped(printer *p, const uint8_t *s, size_t n) {
       ok = b >= 0x80 && b <= 0xbf;
     }
     ok = ok && more == 0 && (cp & 0xfffff800) != 0xd800 && cp <= 0x10ffff;
+    /* Kept as it is: stays in the run. An overlong form of a plain ASCII
+     * character is copied as it is too. */
+    if (ok && (cp < 0x80 ? plain_ascii((uint8_t)cp) : !escapes_code_point(cp)))
+      continue;
+    put(p, (const char *)s + run, start - run);
     if (ok && cp < 0x80) {
-      /* An overlong form of an ASCII character: escaped as the character
-       * would be, else copied as it is. */
-      if (plain_ascii((uint8_t)cp)) put(p, (const char *)s + start, i - start);
-      else put_escaped_ascii(p, (uint8_t)cp);
-    } else if (ok && escapes_code_point(cp)) {
+      put_escaped_ascii(p, (uint8_t)cp); /* an overlong form, escaped */
+    } else if (ok) {
       if (cp < 0x10000) {
         put_u_escape(p, cp);
       } else {
         put_u_escape(p, 0xd800 + ((cp - 0x10000) >> 10));
         put_u_escape(p, 0xdc00 + (cp & 0x3ff));
       }
-    } else if (ok) {
-      put(p, (const char *)s + start, i - start);
     }
     run = i;
   }

@@ -1,9 +1,12 @@
 """The JSON parser's string scanner (runtime/json_parse.c: plain_run reads
 16 and 8 bytes at a time) at every alignment: strings of 0 to 40 bytes
 with a special piece at every position, read by `pbc encode --json` as
-tutorial.Person's name and compared with their exact encoding; and the
-same places holding what must be refused (a raw control character, a
-byte that is not UTF-8, an unknown escape), each refused at its column.
+tutorial.Person's name and compared with their exact encoding; the same
+places holding what must be refused (a raw control character, a byte that
+is not UTF-8, an unknown escape), each refused at its column; and the
+printer's (runtime/json_print.c), which copies runs of plain bytes and
+UTF-8 whole and escapes what libprotobuf 3.21 escapes, through
+`pbc decode --json` of the same strings.
 
   json_strings.py PBC PROTO_DIR
 """
@@ -53,6 +56,28 @@ if run.returncode != 0 or run.stdout != bytes(want):
              % (len(run.stdout), run.returncode, run.stderr.decode(errors="replace"),
                 len(want)))
 
+# (character, how 3.21 prints it)
+printed = [
+    ('é', 'é'), ('😀', '😀'), ('\u00ad', '\\u00ad'), ('\u2028', '\\u2028'),
+    ('\u0085', '\\u0085'), ('\ufeff', '\\ufeff'), ('\U000e0001', '\\udb40\\udc01'),
+    ('<', '\\u003c'), ('\x7f', '\\u007f'), ('"', '\\"'), ('\n', '\\n'),
+]
+stream, want_lines = bytearray(), []
+for char, out in printed:
+    for before in range(0, 34):
+        for after in (0, 1, 15, 16, 17):
+            value = ("a" * before + char + "é" * after).encode()
+            body = b"\x0a" + varint(len(value)) + value
+            stream += varint(len(body)) + body
+            want_lines.append('{"name":"' + "a" * before + out + "é" * after + '"}')
+run = subprocess.run([pbc, "decode", "--json", "--delimited", "-I", proto_dir, "--message",
+                      "tutorial.Person", "addressbook.proto"], input=bytes(stream),
+                     capture_output=True)
+got_lines = run.stdout.decode().splitlines()
+if run.returncode != 0 or got_lines != want_lines:
+    bad = [(w, g) for w, g in zip(want_lines, got_lines) if w != g][:3]
+    sys.exit("printed strings differ (status %d): %r" % (run.returncode, bad))
+
 refused = 0
 for piece, error in invalid:
     for before in (0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33):
@@ -65,4 +90,5 @@ for piece, error in invalid:
                 sys.exit("%r: want %r and %r, got status %d: %s"
                          % (text, where, error, run.returncode, run.stderr))
             refused += 1
-print("%d strings read exactly, %d refused where they go wrong" % (len(lines), refused))
+print("%d strings read exactly, %d refused where they go wrong, %d printed exactly"
+      % (len(lines), refused, len(want_lines)))
