@@ -19,6 +19,10 @@ codecs=(libprotobuf_parse libprotobuf_parse_arena pbc_parse pbc_parse_copy
 if "$bin" --codecs | grep -x upb_parse >/dev/null; then
   codecs+=(upb_parse upb_serialize)
 fi
+# simdjson's DOM parse, the JSON reference line, when built with libsimdjson-dev.
+if "$bin" --codecs | grep -x simdjson_dom >/dev/null; then
+  codecs+=(simdjson_dom)
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-18s %-24s %14s %18s\n' dataset codec instr/message 'libprotobuf / it'
@@ -36,6 +40,7 @@ for d in "${datasets[@]}"; do
   for c in "${codecs[@]}"; do
     base=${per[libprotobuf_parse]}
     [[ $c == *serialize* || $c == *encode* ]] && base=${per[libprotobuf_serialize]}
+    [[ $c == simdjson_dom ]] && base=${per[libprotobuf_from_json]}
     for op in copy merge equal merge_parse reflect to_json from_json; do
       [[ $c == *_$op ]] && base=${per[libprotobuf_$op]}
     done
