@@ -11,6 +11,7 @@ packages=(
   gcc g++ libc6-dev  # cc and c++: CMake's compilers, the example, the tests' programs
   libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev libprotozero-dev
   libupb-dev  # bench/: upb as a measured peer
+  libsimdjson-dev  # bench/: simdjson, the JSON parsing reference line; test/fuzz: what is strict JSON
   valgrind  # bench/: callgrind's client requests (valgrind/callgrind.h), bench/callgrind.sh
   cmake ninja-build python3
   python3-venv  # scripts/python-deps.sh: PyPI's protoc and python protobuf, the editions reference
