@@ -474,6 +474,7 @@ const char *StatusName(int s) {
     case PBC_ERR_TEXT_SYNTAX: return "PBC_ERR_TEXT_SYNTAX";
     case PBC_ERR_BAD_SCHEMA: return "PBC_ERR_BAD_SCHEMA";
     case PBC_ERR_JSON_VALUE: return "PBC_ERR_JSON_VALUE";
+    case PBC_ERR_JSON_SYNTAX: return "PBC_ERR_JSON_SYNTAX";
   }
   return "(unknown pbc_status)";
 }
@@ -2882,6 +2883,570 @@ class Checker {
                             want->DebugString(),
                   bytes);
     return true;
+  }
+
+  // Whether s is a number as RFC 8259 writes one:
+  // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+  static bool IsJsonNumber(const std::string &s) {
+    size_t i = 0;
+    const size_t n = s.size();
+    auto digits = [&]() {
+      const size_t start = i;
+      while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+      return i > start;
+    };
+    if (i < n && s[i] == '-') i++;
+    if (i < n && s[i] == '0') i++;
+    else if (!digits()) return false;
+    if (i < n && s[i] == '.' && (++i, !digits())) return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+      i++;
+      if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+      if (!digits()) return false;
+    }
+    return i == n;
+  }
+
+  // Whether a group is set in m, at any depth (Any values aside).
+  static bool HasGroup(const Message &m) {
+    const gp::Reflection *R = m.GetReflection();
+    std::vector<const FieldDescriptor *> set;
+    R->ListFields(m, &set);
+    for (const FieldDescriptor *f : set) {
+      if (f->type() == FieldDescriptor::TYPE_GROUP) return true;
+      if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+      const int n = f->is_repeated() ? R->FieldSize(m, f) : 1;
+      for (int i = 0; i < n; i++)
+        if (HasGroup(f->is_repeated() ? R->GetRepeatedMessage(m, f, i) : R->GetMessage(m, f)))
+          return true;
+    }
+    return false;
+  }
+
+  // How deeply the JSON text's objects (and arrays, with `arrays`) nest,
+  // outside strings.
+  static int JsonNesting(const std::string &t, bool arrays) {
+    int depth = 0, deepest = 0;
+    for (size_t i = 0; i < t.size(); i++) {
+      const char c = t[i];
+      if (c == '"') {
+        for (i++; i < t.size() && t[i] != '"'; i++) i += t[i] == '\\';
+      } else if (c == '{' || (arrays && c == '[')) {
+        deepest = std::max(deepest, ++depth);
+      } else if (c == '}' || (arrays && c == ']')) {
+        depth--;
+      }
+    }
+    return deepest;
+  }
+
+  // A TypeResolver for reading JSON as pbc reads it where 3.21 departs
+  // from that: without group fields (3.21 writes a group's member as bytes
+  // it cannot parse, a start-group tag and a length; with
+  // ignore_unknown_fields it skips them instead), and with `raw_masks`
+  // each FieldMask field typed as a StringValue, so that 3.21 keeps its
+  // JSON string whole as the one path (RawFieldMasksAsPbc reads it then):
+  // 3.21 reads a FieldMask's string in a syntax of its own ("a(b,c)",
+  // map keys as ["k"], each segment between '.', '(', ')' converted on
+  // its own).
+  class PbcLikeResolver : public gp::util::TypeResolver {
+   public:
+    PbcLikeResolver(gp::util::TypeResolver *inner, bool raw_masks)
+        : inner_(inner), raw_masks_(raw_masks) {}
+    gp::util::Status ResolveMessageType(const std::string &url, gp::Type *type) override {
+      gp::util::Status s = inner_->ResolveMessageType(url, type);
+      gp::Type kept = *type;
+      kept.clear_fields();
+      for (const gp::Field &f : type->fields()) {
+        if (f.kind() == gp::Field::TYPE_GROUP) continue;
+        gp::Field *k = kept.add_fields();
+        *k = f;
+        if (raw_masks_ && f.type_url() == "type.googleapis.com/google.protobuf.FieldMask")
+          k->set_type_url("type.googleapis.com/google.protobuf.StringValue");
+      }
+      *type = kept;
+      return s;
+    }
+    gp::util::Status ResolveEnumType(const std::string &url, gp::Enum *type) override {
+      return inner_->ResolveEnumType(url, type);
+    }
+
+   private:
+    gp::util::TypeResolver *inner_;
+    bool raw_masks_;
+  };
+
+  // m's FieldMasks as PbcLikeResolver with raw_masks reads them (the JSON
+  // string as the one path), at every depth, Any values too, made the
+  // paths pbc reads from that string: split at ',', empty ones dropped,
+  // each capital as '_' and the lowercase letter. An Any of a FieldMask,
+  // which 3.21 reads its way whatever the resolver, is left empty (also
+  // on pbc's side: `raw` false).
+  void RawFieldMasksAsPbc(Message *m, bool raw = true) const {
+    const gp::Reflection *R = m->GetReflection();
+    const Descriptor *d = m->GetDescriptor();
+    if (d->full_name() == "google.protobuf.FieldMask" && d->field_count() == 1) {
+      if (!raw) return;
+      const FieldDescriptor *paths = d->field(0);
+      if (R->FieldSize(*m, paths) != 1) return;
+      const std::string json = R->GetRepeatedString(*m, paths, 0);
+      R->ClearField(m, paths);
+      std::string path;
+      for (size_t i = 0; i <= json.size(); i++) {
+        if (i == json.size() || json[i] == ',') {
+          if (!path.empty()) R->AddString(m, paths, path);
+          path.clear();
+        } else if (json[i] >= 'A' && json[i] <= 'Z') {
+          path += '_';
+          path += static_cast<char>(json[i] - 'A' + 'a');
+        } else {
+          path += json[i];
+        }
+      }
+      return;
+    }
+    if (d->full_name() == "google.protobuf.Any" && d->field_count() == 2) {
+      const std::string url = R->GetString(*m, d->field(0));
+      const Descriptor *type =
+          d->file()->pool()->FindMessageTypeByName(url.substr(url.rfind('/') + 1));
+      std::unique_ptr<Message> value = type ? ctx_.schema->New(type) : nullptr;
+      if (value && type->full_name() == "google.protobuf.FieldMask") {
+        R->SetString(m, d->field(1), "");
+      } else if (value && value->ParsePartialFromString(R->GetString(*m, d->field(1)))) {
+        RawFieldMasksAsPbc(value.get(), raw);
+        R->SetString(m, d->field(1), value->SerializePartialAsString());
+      }
+      return;
+    }
+    std::vector<const FieldDescriptor *> set;
+    R->ListFields(*m, &set);
+    for (const FieldDescriptor *f : set) {
+      if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+      if (!f->is_repeated()) {
+        RawFieldMasksAsPbc(R->MutableMessage(m, f), raw);
+        continue;
+      }
+      for (int i = 0; i < R->FieldSize(*m, f); i++)
+        RawFieldMasksAsPbc(R->MutableRepeatedMessage(m, f, i), raw);
+    }
+  }
+
+  // (j, fuzzing: test/fuzz/json_fuzz.cpp) pbc_json_parse on arbitrary
+  // text, judged against libprotobuf 3.21's JsonToBinaryString (default
+  // options) and `strict_json`, whether the text is one RFC 8259 JSON text
+  // (simdjson, in the fuzzer). pbc reads the text flush against a guard
+  // page, twice, into fresh arenas: the same verdict, offset and message
+  // both times, an error's offset within the text. Then:
+  //  (a) what pbc accepts is strict JSON;
+  //  (b) what both accept is the same message (deterministic bytes, groups
+  //      cleared, Any values re-serialized, -0.0 as 0: as JsonParsed), but
+  //      where 3.21 misreads it (below);
+  //  (c) what 3.21 accepts and pbc refuses is not strict JSON and refused
+  //      as such (JSON_SYNTAX, INVALID_UTF8), or breaks one of the rules
+  //      pbc keeps where 3.21 is laxer (kStricter, told by pbc's message;
+  //      docs/json.md), or misses a required field (JsonStringToMessage
+  //      refuses it too);
+  //  (d) what 3.21 refuses (or misreads) and pbc accepts is one of 3.21's
+  //      gaps, shown by undoing them: with its base64 written as 3.21
+  //      wants it (no unused bits set in the last character, one
+  //      alphabet), "-0" of an unsigned integer as "0", the members of
+  //      groups and extensions skipped (3.21 reads no extension and writes
+  //      groups it cannot parse back) and, if need be, its FieldMasks read
+  //      as pbc reads them (3.21 has a path syntax of its own), 3.21 reads
+  //      the text as the message pbc read; or it nests more than 100
+  //      objects, which 3.21 refuses;
+  //  (e) what both refuse is fine, whatever the reasons.
+  // Each allowed difference is counted in g_stats.
+  bool JsonParseFuzz(const std::string &text,
+                     const std::function<bool(const std::string &)> &strict_json) {
+    g_stats["json fuzz"].first++;
+    const pbc_message_info *info = pbc_->info();
+    const std::string url = "type.googleapis.com/" + d_->full_name();
+    std::unique_ptr<gp::util::TypeResolver> resolver(gp::util::NewTypeResolverForDescriptorPool(
+        "type.googleapis.com", d_->file()->pool()));
+    // libprotobuf's verdict on `json` and its message; `skip`: group and
+    // unknown members (an extension's) skipped; `raw_masks`: FieldMasks
+    // read as pbc reads them (PbcLikeResolver, RawFieldMasksAsPbc).
+    auto lib_read = [&](const std::string &json, bool skip, bool raw_masks,
+                        std::unique_ptr<Message> *out, std::string *why) {
+      gp::util::JsonParseOptions lo;
+      lo.ignore_unknown_fields = skip;
+      PbcLikeResolver pbc_like(resolver.get(), raw_masks);
+      std::string lib_bytes;
+      const auto read = gp::util::JsonToBinaryString(
+          skip || raw_masks ? static_cast<gp::util::TypeResolver *>(&pbc_like) : resolver.get(),
+          url, json, &lib_bytes, lo);
+      if (!read.ok()) {
+        *why = read.ToString();
+        return false;
+      }
+      *out = TextReference();
+      if (!(*out)->ParsePartialFromString(lib_bytes)) {
+        *why = "libprotobuf cannot parse the bytes its JsonToBinaryString wrote";
+        return false;
+      }
+      if (raw_masks) RawFieldMasksAsPbc(out->get());
+      return true;
+    };
+    std::unique_ptr<Message> lib;
+    std::string lib_why;
+    const bool lib_ok = lib_read(text, false, false, &lib, &lib_why);
+
+    // pbc's verdict on `json`, its message in `scoped` (*out): the linked
+    // extensions (or a run-time schema's) unless `no_extensions`, Anys'
+    // types found as Checker::Json finds them, but only those of the
+    // schema libprotobuf's resolver has (a fuzzer links several).
+    static GuardedInput guarded;
+    static const pbc_extension_info *const kNoExtensions[1] = {nullptr};
+    auto same_pool = [](const void *pool, const char *name) -> const pbc_message_info * {
+      if (!static_cast<const gp::DescriptorPool *>(pool)->FindMessageTypeByName(name))
+        return nullptr;
+      return g_runtime_schema ? pbc_schema_finder(g_runtime_schema, name)
+                              : pbc_find_message(name);
+    };
+    auto pbc_read = [&](const std::string &json, bool no_extensions, bool ignore_unknown,
+                        ScopedArena &scoped, void **out, pbc_json_error *error) {
+      pbc_json_options o = {};
+      o.find_message = same_pool;
+      o.find_message_ctx = d_->file()->pool();
+      o.extensions = no_extensions ? kNoExtensions : TextExtensions(&o.extension_count);
+      if (no_extensions) o.extension_count = 0;
+      o.ignore_unknown_fields = ignore_unknown;
+      *out = pbc_arena_alloc(&scoped.a, info->struct_size);
+      const char *at = reinterpret_cast<const char *>(guarded.Place(json, false));
+      return pbc_json_parse(info, *out, at, json.size(), &scoped.a, &o, error);
+    };
+    ScopedArena scoped, again_arena;
+    void *m = nullptr, *again = nullptr;
+    pbc_json_error error = {}, again_error = {};
+    const pbc_status s = pbc_read(text, false, false, scoped, &m, &error);
+    const pbc_status s2 = pbc_read(text, false, false, again_arena, &again, &again_error);
+    const std::string where = std::string(StatusName(s)) + " at " +
+                              std::to_string(error.offset) + ": " + error.message;
+    if (info->desc->flags & PBC_MESSAGE_NO_NAMES) {
+      if (s != PBC_ERR_NO_NAMES)
+        return Fail("json fuzz", std::string("a LITE_RUNTIME message parsed: ") + StatusName(s),
+                    text);
+      return true;
+    }
+    if (s2 != s || again_error.offset != error.offset ||
+        strcmp(again_error.message, error.message) != 0)
+      return Fail("json fuzz", "pbc_json_parse's verdict changes: " + where + ", then " +
+                                   StatusName(s2) + " at " + std::to_string(again_error.offset) +
+                                   ": " + again_error.message, text);
+    if (s != PBC_OK && error.offset > text.size())
+      return Fail("json fuzz", "pbc_json_parse's error is past the text (" +
+                                   std::to_string(text.size()) + " bytes): " + where, text);
+    // pbc's message encoded (empty if it does not encode).
+    auto pbc_bytes = [&](const void *msg) {
+      size_t n = pbc_message_encoded_size(info, msg), written = 0;
+      std::string bytes(n, '\0');
+      if (pbc_message_encode(info, msg, reinterpret_cast<uint8_t *>(&bytes[0]), n, &written) !=
+              PBC_OK ||
+          written != n)
+        bytes = "(pbc cannot encode its message)";
+      return bytes;
+    };
+    // pbc's message (its bytes) and libprotobuf's the same in JsonParsed's
+    // terms; `masks`: libprotobuf's read with raw_masks.
+    auto same = [&](const std::string &got_bytes, Message *want, bool masks = false) {
+      std::unique_ptr<Message> got = TextReference();
+      if (!got->ParsePartialFromString(got_bytes)) return false;
+      if (masks) RawFieldMasksAsPbc(got.get(), false);
+      JsonCanonical(got.get(), true);
+      JsonCanonical(want, true);
+      return LibBytes(got.get()) == LibBytes(want);
+    };
+    const bool strict = strict_json(text);
+
+    if (s == PBC_OK) {
+      // (a)
+      if (!strict)
+        return Fail("json fuzz", std::string("pbc_json_parse reads text that is not JSON (") +
+                                     (lib_ok ? "libprotobuf reads it too" : lib_why) + ")",
+                    text);
+      const std::string got = pbc_bytes(m);
+      std::unique_ptr<Message> got_lib = TextReference();
+      if (!got_lib->ParsePartialFromString(got))
+        return Fail("json fuzz", "libprotobuf cannot parse the message pbc_json_parse read",
+                    text);
+      // (b)
+      if (lib_ok && same(got, lib.get())) {
+        g_stats["json fuzz: read by both"].first++;
+        return true;
+      }
+      // (d) Strings as 3.21 reads them, each rewritten where pbc still
+      // reads the same message (so only values pbc reads alike change):
+      // base64 (a string, not a member name, of base64's characters) in
+      // one alphabet, the unused bits of its last character zero; "-0" as
+      // "0" (3.21 reads -0 into an unsigned field, but not "-0").
+      std::string t = text;
+      bool bits = false, alphabet = false, minus_zero = false;
+      for (size_t i = 0; i < t.size(); i++) {
+        if (t[i] != '"') continue;
+        const size_t start = ++i;
+        while (i < t.size() && t[i] != '"') i += t[i] == '\\' ? 2 : 1;
+        size_t after = i + 1;
+        while (after < t.size() && strchr(" \t\n\r", t[after]) != nullptr) after++;
+        if (i >= t.size() || (after < t.size() && t[after] == ':')) continue;
+        // The string's value (escapes of other than ASCII as '?': base64
+        // and "-0" are ASCII); 3.21's form of it is written without escapes.
+        std::string value;
+        for (size_t k = start; k < i; k++) {
+          if (t[k] != '\\') {
+            value += t[k];
+          } else if (t[k + 1] == 'u' && k + 5 < i &&
+                     t.find_first_not_of("0123456789abcdefABCDEF", k + 2) >= k + 6 &&
+                     std::stoul(t.substr(k + 2, 4), nullptr, 16) < 0x80) {
+            value += static_cast<char>(std::stoul(t.substr(k + 2, 4), nullptr, 16));
+            k += 5;
+          } else {
+            const char c = t[++k];
+            value += c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' : c == 'r' ? '\r'
+                     : c == 't' ? '\t' : c == 'u' ? '?' : c;
+          }
+        }
+        std::string as321 = value;
+        bool set = false, mixed = false;
+        const size_t n = value.find_last_not_of('=') + 1;
+        if (!value.empty() && n != 0 && n % 4 != 1 &&
+            value.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                    "0123456789+/-_") >= n) {
+          mixed = value.find_first_of("+/") < n && value.find_first_of("-_") < n;
+          if (mixed) {
+            for (char &c : as321) c = c == '-' ? '+' : c == '_' ? '/' : c;
+          }
+          const bool url_safe = as321.find_first_of("-_") < n;
+          static const char kDigits[] =
+              "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+          char &last = as321[n - 1];
+          const char *digit = strchr(kDigits, last == '-' ? '+' : last == '_' ? '/' : last);
+          const int unused = n % 4 == 2 ? 4 : n % 4 == 3 ? 2 : 0;
+          const int v = static_cast<int>(digit - kDigits) & ~((1 << unused) - 1);
+          const char canonical =
+              url_safe && v == 62 ? '-' : url_safe && v == 63 ? '_' : kDigits[v];
+          set = canonical != last;
+          last = canonical;
+        }
+        // The first of its 3.21 forms with which pbc reads the same.
+        for (const std::string &form : {value == "-0" ? std::string("0") : value, as321}) {
+          if (form == value) continue;
+          std::string candidate = t;
+          candidate.replace(start, i - start, form);
+          ScopedArena a;
+          void *c = nullptr;
+          if (pbc_read(candidate, false, false, a, &c, nullptr) != PBC_OK ||
+              pbc_bytes(c) != got)
+            continue;
+          t = candidate;
+          i = start + form.size();
+          if (form == as321) {
+            bits |= set;
+            alphabet |= mixed;
+          } else {
+            minus_zero = true;
+          }
+          break;
+        }
+      }
+      // Group and extension members skipped on both sides (pbc's groups
+      // cleared by `same`); whether there were any.
+      ScopedArena plain_arena, skip_arena;
+      void *plain = nullptr, *skipped = nullptr;
+      pbc_json_error plain_error = {};
+      const bool groups = HasGroup(*got_lib);
+      const bool extensions =
+          pbc_read(t, true, false, plain_arena, &plain, &plain_error) == PBC_ERR_JSON_SYNTAX &&
+          strncmp(plain_error.message, "Extension \"", 11) == 0 &&
+          strstr(plain_error.message, "\" is not defined or is not an extension of \"");
+      std::string skipped_bytes = got;
+      if (extensions) {
+        if (pbc_read(t, true, true, skip_arena, &skipped, nullptr) != PBC_OK)
+          return Fail("json fuzz", "pbc_json_parse refuses the text without extensions", text);
+        skipped_bytes = pbc_bytes(skipped);
+      }
+      // And FieldMasks as pbc reads them, if that is what it takes.
+      std::unique_ptr<Message> lib_undone;
+      std::string why;
+      const bool rewritten = bits || alphabet || minus_zero;
+      bool explained = false, masks = false;
+      for (int pass = 0; pass < 2 && !explained; pass++) {
+        masks = pass == 1;
+        explained = (rewritten || groups || extensions || masks) &&
+                    lib_read(t, groups || extensions, masks, &lib_undone, &why) &&
+                    same(skipped_bytes, lib_undone.get(), masks);
+      }
+      if (explained) {
+        if (bits) g_stats["json fuzz: (d) base64 with unused bits set"].first++;
+        if (minus_zero) g_stats["json fuzz: (d) \"-0\" for an unsigned integer"].first++;
+        if (alphabet) g_stats["json fuzz: (d) base64 of both alphabets"].first++;
+        if (groups) g_stats["json fuzz: (d) a group's member, which 3.21 misreads"].first++;
+        if (extensions)
+          g_stats["json fuzz: (d) an extension's member, which 3.21 does not read"].first++;
+        if (masks) g_stats["json fuzz: (b, d) a FieldMask in 3.21's own syntax"].first++;
+        return true;
+      }
+      // (d) 3.21's JSON parser counts nesting in objects, the top one too,
+      // and refuses more than 100; pbc counts messages below the top (as
+      // its decoder and libprotobuf's binary parser do) up to max_depth.
+      if (!lib_ok && lib_why.find("Message too deep. Max recursion depth reached") !=
+                         std::string::npos &&
+          JsonNesting(text, false) > 100) {
+        g_stats["json fuzz: (d) more than 100 objects nested, which 3.21 refuses"].first++;
+        return true;
+      }
+      if (lib_ok)
+        return Fail("json fuzz", "pbc_json_parse reads another message than libprotobuf:\npbc:\n" +
+                                     got_lib->DebugString() + "libprotobuf:\n" +
+                                     lib->DebugString(),
+                    text);
+      return Fail("json fuzz", "pbc_json_parse reads JSON libprotobuf refuses (" + lib_why + ")",
+                  text);
+    }
+
+    if (!lib_ok) {
+      // (e)
+      g_stats["json fuzz: refused by both"].first++;
+      return true;
+    }
+
+    // (c) The rules pbc keeps where 3.21 is laxer (pbc/json.h,
+    // docs/json.md "Reading JSON"), by pbc's error message.
+    struct Stricter {
+      const char *what;
+      pbc_status status;
+      const char *prefix, *contains;
+      // If set: what else the value quoted in the message (whole) must be.
+      bool (*quoted)(const std::string &) = nullptr;
+    };
+    static const Stricter kStricter[] = {
+        {"a member given twice (also by its two names)", PBC_ERR_JSON_SYNTAX, "Field \"",
+         "\" given twice."},
+        {"two members of a oneof", PBC_ERR_JSON_SYNTAX, "Field \"",
+         "\" are members of oneof \""},
+        {"a quoted bool", PBC_ERR_JSON_SYNTAX, "Expected true or false for field \"",
+         "\", found a string."},
+        {"a null element in a list", PBC_ERR_JSON_SYNTAX, "null element in repeated field \"", ""},
+        {"a null value in a map", PBC_ERR_JSON_SYNTAX, "null value in map field \"", ""},
+        {"a map key given twice", PBC_ERR_JSON_VALUE, "Map field \"", "\" has this key twice."},
+        {"a Struct key given twice", PBC_ERR_JSON_VALUE,
+         "google.protobuf.Struct has this key twice.", ""},
+        {"an unpaired surrogate", PBC_ERR_JSON_SYNTAX, "Unpaired ", " surrogate \\u"},
+        // The conformance suite's FieldMaskInvalidCharacter.
+        {"a FieldMask path with '_'", PBC_ERR_JSON_VALUE, "FieldMask path \"",
+         "\" is not lowerCamelCase."},
+        // 3.21 reads a single value as a list of one.
+        {"a repeated field's value not in an array", PBC_ERR_JSON_SYNTAX,
+         "Expected an array for repeated field \"", "\", found "},
+        // 3.21 reads a wrapper, Timestamp, Duration or FieldMask also as the
+        // object of its fields ({"value": 1}, {"seconds": 1}).
+        {"a well-known type as the object of its fields", PBC_ERR_JSON_SYNTAX, "Expected ",
+         ", found an object."},
+        // 3.21 reads a quoted integer with safe_strto32/64 (a '+' too), a
+        // quoted float with strtod (C's syntax: "1.", ".5", "0x1p4", "\t1"),
+        // a bool map key with safe_strtob ("1", "t", "yes", ...), an enum
+        // number in quotes as the number.
+        {"a quoted integer with a '+'", PBC_ERR_JSON_VALUE, "Not an integer: \"+", ""},
+        {"a map key with a '+'", PBC_ERR_JSON_VALUE, "Map key \"+", "\" is not an integer."},
+        {"a quoted float in C's syntax, not JSON's", PBC_ERR_JSON_VALUE, "Not a number: \"", "",
+         [](const std::string &q) {
+           return !IsJsonNumber(q) && q != "NaN" && q != "Infinity" && q != "-Infinity";
+         }},
+        {"a bool map key other than \"true\" or \"false\"", PBC_ERR_JSON_VALUE, "Map key \"",
+         "\" is not a bool."},
+        {"an enum number in quotes", PBC_ERR_JSON_VALUE, "Enum ", " has no value named \"",
+         [](const std::string &q) {
+           return !q.empty() && q.find_first_not_of("-0123456789") == std::string::npos;
+         }},
+        // 3.21 cuts a Timestamp's fraction to 9 digits, and checks its range
+        // before applying the offset.
+        {"a Timestamp with more than 9 fractional digits", PBC_ERR_JSON_VALUE,
+         "Invalid RFC 3339 timestamp: \"", "",
+         [](const std::string &q) {
+           const size_t dot = q.find('.');
+           return dot != std::string::npos && q.find_first_not_of("0123456789", dot + 1) > dot + 10;
+         }},
+        {"a Timestamp out of range once its offset applies", PBC_ERR_JSON_VALUE,
+         "Timestamp out of range: \"", "",
+         [](const std::string &q) {
+           return (q.rfind("0001-01-01T", 0) == 0 || q.rfind("9999-12-31T", 0) == 0) &&
+                  q.size() > 6 && (q[q.size() - 6] == '+' || q[q.size() - 6] == '-');
+         }},
+        // 3.21 reads a Duration's seconds with safe_strto64 ("+1s", " 1s",
+        // "1 s") and its fraction as any digits ("1.s", 10 digits).
+        {"a Duration outside -?digits(.1-9 digits)?s", PBC_ERR_JSON_VALUE,
+         "Invalid duration: \"", "",
+         [](const std::string &q) {
+           size_t i = q.rfind('-', 0) == 0 ? 1 : 0;
+           const size_t digits = q.find_first_not_of("0123456789", i);
+           if (digits == i || digits == std::string::npos) return true;
+           i = digits;
+           if (q[i] == '.') {
+             const size_t frac = q.find_first_not_of("0123456789", i + 1);
+             if (frac == std::string::npos || frac == i + 1 || frac > i + 10) return true;
+             i = frac;
+           }
+           return q.substr(i) != "s";
+         }},
+    };
+    // (A message cut to its buffer has its prefix only.)
+    const std::string message = error.message;
+    const bool cut = message.size() + 1 >= sizeof error.message;
+    for (const Stricter &rule : kStricter) {
+      const size_t open = message.find('"'), close = message.rfind("\".");
+      if (s == rule.status && message.rfind(rule.prefix, 0) == 0 &&
+          (cut || message.find(rule.contains) != std::string::npos) &&
+          (!rule.quoted ||
+           (!cut && open < close && rule.quoted(message.substr(open + 1, close - open - 1))))) {
+        g_stats[std::string("json fuzz: (c) ") + rule.what].first++;
+        return true;
+      }
+    }
+    // Text 3.21 reads but JSON does not allow (trailing commas, single
+    // quotes, unquoted names, comments, \U escapes, a byte order mark,
+    // \f or \v as space, ...): pbc refuses it where its grammar breaks, as
+    // not JSON (not for what the text means).
+    const bool grammar = s == PBC_ERR_INVALID_UTF8 ||
+                         (s == PBC_ERR_JSON_SYNTAX &&
+                          (message.rfind("Expected '", 0) == 0 ||
+                           message.rfind("Expected a string, found ", 0) == 0 ||
+                           message.rfind("Expected a value, found ", 0) == 0 ||
+                           message.rfind("Unterminated ", 0) == 0 ||
+                           message.rfind("Control character in a string", 0) == 0 ||
+                           message.rfind("Invalid escape \\", 0) == 0 ||
+                           message.rfind("Invalid \\u escape", 0) == 0 ||
+                           message == "Invalid number." ||
+                           message == "Unexpected text after the message." ||
+                           (message.rfind("Expected ", 0) == 0 &&
+                            (message.find(", found an unexpected character.") !=
+                                 std::string::npos ||
+                             message.find(", found the end of the text.") != std::string::npos))));
+    if (!strict && grammar) {
+      g_stats["json fuzz: (c) not JSON, read by 3.21"].first++;
+      return true;
+    }
+    // pbc counts nesting in messages (an Any and its value are two levels,
+    // so are a Value and its list), 3.21 in JSON objects: pbc's limit can
+    // come first, but not before the text nests max_depth (100) deep,
+    // counting objects, arrays and each Any once more.
+    if (s == PBC_ERR_DEPTH_LIMIT) {
+      int anys = 0;
+      for (size_t at = text.find("\"@type\""); at != std::string::npos;
+           at = text.find("\"@type\"", at + 1))
+        anys++;
+      if (JsonNesting(text, true) + anys > 100) {
+        g_stats["json fuzz: (c) nested deeper than pbc's max_depth"].first++;
+        return true;
+      }
+    }
+    if (s == PBC_ERR_MISSING_REQUIRED && !lib->IsInitialized()) {
+      // JsonToBinaryString writes what it read; JsonStringToMessage then
+      // refuses it, as pbc does.
+      g_stats["json fuzz: (c) a required field missing"].first++;
+      return true;
+    }
+    return Fail("json fuzz", "pbc_json_parse refuses what libprotobuf reads: " + where +
+                                 "\nlibprotobuf:\n" + lib->DebugString(), text);
   }
 
   // A random corruption of a text-format message: a character deleted,
