@@ -389,6 +389,20 @@ static bool digits_u64(const jnum *n, uint64_t *v) {
   return true;
 }
 
+/* A quoted integer (a value or a map key): an optional '-' and decimal
+ * digits, leading zeros allowed, as libprotobuf's safe_strto64 reads it;
+ * false when the text is not one. */
+static bool scan_decimal(const char *p, size_t len, jnum *n) {
+  n->text = p;
+  n->len = len;
+  n->negative = len > 0 && p[0] == '-';
+  n->integral = true;
+  if (len == (size_t)n->negative) return false;
+  for (size_t i = n->negative; i < len; i++)
+    if (p[i] < '0' || p[i] > '9') return false;
+  return true;
+}
+
 /* ---- Values ---------------------------------------------------------------- */
 
 /* An integer field's value from a number (any integral one: 1e5, 100.0)
@@ -401,9 +415,7 @@ static bool read_integer(parser *ps, int64_t min, uint64_t max,
   if (peek(ps) == '"') {
     jstr s;
     TRY(read_string(ps, &s));
-    const char *stop;
-    if (!scan_number(s.data, s.data + s.len, &n, &stop) ||
-        stop != s.data + s.len || !n.integral)
+    if (!scan_decimal(s.data, s.len, &n))
       return BAD_VALUE(at, "Not an integer: \"%.*s\".", (int)s.len, s.data);
   } else if (ps->p < ps->end && (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))) {
     TRY(read_number(ps, &n));
@@ -1198,9 +1210,7 @@ static bool put_map_key(parser *ps, const pbc_field_desc *kf, const jstr *key) {
     return wrote(ps, pbc_wb_scalar(&ps->wb, kf, bits));
   }
   jnum n;
-  const char *stop;
-  if (!scan_number(key->data, key->data + key->len, &n, &stop) ||
-      stop != key->data + key->len || !n.integral || !digits_u64(&n, &bits))
+  if (!scan_decimal(key->data, key->len, &n) || !digits_u64(&n, &bits))
     return BAD_VALUE(key->at, "Map key \"%.*s\" is not an integer.",
                      (int)key->len, key->data);
   bool is64 = kf->type == PBC_TYPE_INT64 || kf->type == PBC_TYPE_SINT64 ||
@@ -1405,7 +1415,8 @@ pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
     ok = SYNTAX(ps->p, "Expected a message, found null.");
   } else {
     ok = parse_message(ps, d);
-    if (ok && peek(ps) != 0)
+    /* (peek's 0 is also a NUL byte: the position tells the end.) */
+    if (ok && (peek(ps), ps->p != ps->end))
       ok = SYNTAX(ps->p, "Unexpected text after the message.");
   }
   pbc_status s = ps->status;
