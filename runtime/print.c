@@ -48,10 +48,22 @@ static void put_digits(char *out, uint64_t d, int n) {
   }
 }
 
+static const uint64_t kPow10[18] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+    10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+    100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL};
+
 /* printf's %.<precision>g of the value digits * 10^(exp - precision + 1),
- * where digits has exactly `precision` digits. */
+ * where digits has exactly `precision` digits, or is 10^precision (a
+ * rounding that carried into a new digit: one digit less, exp + 1). */
 static size_t put_g(char *out, bool neg, uint64_t digits, int precision,
                     int exp) {
+  if (digits == kPow10[precision]) {
+    digits = kPow10[precision - 1];
+    exp++;
+  }
   char d[20];
   put_digits(d, digits, precision);
   int n = precision;
@@ -89,12 +101,6 @@ static size_t put_g(char *out, bool neg, uint64_t digits, int precision,
   return k;
 }
 
-static const uint64_t kPow10[18] = {
-    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-    10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-    100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-    100000000000000000ULL};
 
 /* The text of m * 2^e (m > 0) into out, or 0 when out of this method's
  * range. lower_closer: m is the smallest mantissa of its exponent. */
@@ -142,24 +148,10 @@ static size_t format_exact(char *out, bool neg, uint64_t m, int e,
       pbc_u128 edge = diff < 0 && lower_closer ? 4 * a : 2 * a;
       back = edge < width || (edge == width && (m & 1) == 0);
     }
-    if (back) {
-      low += up;
-      int x = exp;
-      if (low == kPow10[lo]) {
-        low = kPow10[lo - 1];
-        x++;
-      }
-      return put_g(out, neg, low, lo, x);
-    }
+    if (back) return put_g(out, neg, low + up, lo, exp);
     pbc_u128 half = t ? (pbc_u128)1 << (t - 1) : 0;
     bool up_hi = t != 0 && (r > half || (r == half && (qd & 1)));
-    qd += up_hi;
-    int x = exp;
-    if (qd == kPow10[hi]) {
-      qd = kPow10[hi - 1];
-      x++;
-    }
-    return put_g(out, neg, qd, hi, x);
+    return put_g(out, neg, qd + up_hi, hi, exp);
   }
   return 0;
 }
