@@ -542,6 +542,17 @@ private:
                                                desc->file()->name());
     if (desc->options().map_entry())
       op.setMapEntry(true);
+    if (desc->extension_range_count()) {
+      SmallVector<std::pair<int64_t, int64_t>> ranges;
+      for (int i = 0; i < desc->extension_range_count(); ++i)
+        ranges.push_back({desc->extension_range(i)->start,
+                          desc->extension_range(i)->end});
+      llvm::sort(ranges);
+      SmallVector<int64_t> flat;
+      for (auto [start, end] : ranges)
+        flat.append({start, end});
+      op.setExtensions(flat);
+    }
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToEnd(&op.getBody().front());

@@ -692,6 +692,17 @@ static const pbc_extension_info *extension_of(const pbc_message_desc *d,
   return NULL;
 }
 
+/* Whether d is a MessageSet, as far as `x` tells: an item is an item only
+ * there. */
+static bool is_mset_extendee(const pbc_message_desc *d,
+                             const pbc_rt_extensions *x) {
+  for (size_t i = 0; i < pbc_rt_extensions_count(x); i++) {
+    const pbc_extension_info *e = pbc_rt_extensions_at(x, i);
+    if (e && is_mset(e) && e->extendee == d) return true;
+  }
+  return false;
+}
+
 /* Appends n bytes to a malloc'd buffer. */
 static bool append(uint8_t **buf, size_t *len, size_t *cap, const void *p,
                    size_t n) {
@@ -753,11 +764,7 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d,
   size_t cap = 0, rest_cap = 0;
   const uint8_t *p = u, *end = u + size;
   record r;
-  bool mset = false; /* an item is an item only where d is a MessageSet */
-  for (size_t i = 0; i < pbc_rt_extensions_count(x) && !mset; i++) {
-    const pbc_extension_info *e = pbc_rt_extensions_at(x, i);
-    mset = e && is_mset(e) && e->extendee == d;
-  }
+  bool mset = is_mset_extendee(d, x);
   while (next_record(&p, end, mset, &r)) {
     const pbc_extension_info *e = extension_of(d, x, &r);
     bool value = e != NULL && holds_value(e, &r);
@@ -798,6 +805,132 @@ fail:
     *rest_size = 0;
   }
   return false;
+}
+
+/* ---- The unknown fields in libprotobuf's order ---------------------------
+ * libprotobuf's parser moves the extensions it knows into an ExtensionSet,
+ * which its serializer writes, by number, at each extension range's place
+ * among the fields; the other records stay unknown fields, written last.
+ * pbc keeps both in the unknown fields and sorts them out when writing:
+ * the part a record belongs to (below) decides where it goes. */
+
+/* Where d's unknown records go: a walk of d's ranges against the linked
+ * extensions, made once per call. */
+typedef struct unknown_parts {
+  const pbc_message_desc *d;
+  /* The extensions d lists itself (a loaded schema's), and the linked. */
+  pbc_rt_extensions own, linked;
+  bool mset; /* d is a MessageSet: items are extensions */
+} unknown_parts;
+
+static void parts_init(unknown_parts *up, const pbc_message_desc *d) {
+  up->d = d;
+  size_t n = 0;
+  while (d->extensions && d->extensions[n]) n++;
+  up->own.list = d->extensions;
+  up->own.count = n;
+  up->linked.list = NULL;
+  up->linked.count = 0;
+  up->mset = (n && is_mset_extendee(d, &up->own)) ||
+             is_mset_extendee(d, &up->linked);
+}
+
+/* The part r belongs to: the index of the range holding its extension, or
+ * ext_range_count (the rest) when it is not one of d's extensions holding
+ * a value, as libprotobuf's parser would have left it unknown. */
+static uint32_t part_of(const unknown_parts *up, const record *r) {
+  const pbc_message_desc *d = up->d;
+  const pbc_extension_info *e = NULL;
+  if (up->own.count) e = extension_of(d, &up->own, r);
+  if (e == NULL) e = extension_of(d, &up->linked, r);
+  if (e != NULL && holds_value(e, r))
+    for (uint32_t k = 0; k < d->ext_range_count; k++)
+      if (r->number >= d->ext_ranges[2 * k] &&
+          r->number < d->ext_ranges[2 * k + 1])
+        return k;
+  return d->ext_range_count;
+}
+
+/* Where the bytes of a part go: a buffer, written forwards from `at`, or a
+ * writer. */
+typedef struct part_sink {
+  uint8_t *at;
+  pbc_writer *w;
+} part_sink;
+
+static void sink_put(part_sink *s, const uint8_t *p, size_t n) {
+  if (s->w != NULL) {
+    pbc_writer_write(s->w, p, n);
+  } else {
+    memcpy(s->at, p, n);
+    s->at += n;
+  }
+}
+
+/* Emits part `part` of u to s (with a NULL sink, only counts it) and
+ * returns its size. The rest keeps the input's order, with the bytes after
+ * the last record the walk could read; a range's extensions go by number,
+ * each number's records in their order: one pass over u per number. */
+static size_t emit_part(const unknown_parts *up, const uint8_t *u, size_t size,
+                        uint32_t part, part_sink *s) {
+  const uint8_t *end = u + size;
+  size_t total = 0;
+  record r;
+  if (part == up->d->ext_range_count) {
+    const uint8_t *p = u, *tail = u;
+    for (; next_record(&p, end, up->mset, &r); tail = p) {
+      if (part_of(up, &r) != part) continue;
+      size_t n = (size_t)(r.end - r.start);
+      if (s) sink_put(s, r.start, n);
+      total += n;
+    }
+    if (s && tail < end) sink_put(s, tail, (size_t)(end - tail));
+    return total + (size_t)(end - tail);
+  }
+  /* The numbers in ascending order: each pass takes the least above the
+   * last one taken. */
+  uint64_t last = 0;
+  for (;;) {
+    uint64_t least = UINT64_MAX;
+    const uint8_t *p = u;
+    while (next_record(&p, end, up->mset, &r))
+      if (r.number > last && r.number < least && part_of(up, &r) == part)
+        least = r.number;
+    if (least == UINT64_MAX) return total;
+    p = u;
+    while (next_record(&p, end, up->mset, &r)) {
+      if (r.number != least || part_of(up, &r) != part) continue;
+      size_t n = (size_t)(r.end - r.start);
+      if (s) sink_put(s, r.start, n);
+      total += n;
+    }
+    last = least;
+  }
+}
+
+uint8_t *pbc_rt_put_unknown_part(const pbc_message_desc *d, const uint8_t *u,
+                                 size_t size, uint32_t part, uint8_t *end,
+                                 uint8_t *limit) {
+  assert(part <= d->ext_range_count);
+  if (size == 0) return end;
+  unknown_parts up;
+  parts_init(&up, d);
+  size_t n = emit_part(&up, u, size, part, NULL);
+  if (limit != NULL && (uintptr_t)(end - limit) < n) return NULL;
+  part_sink s = {end - n, NULL};
+  emit_part(&up, u, size, part, &s);
+  assert(s.at == end);
+  return end - n;
+}
+
+void pbc_rt_write_unknown_part(const pbc_message_desc *d, const uint8_t *u,
+                               size_t size, uint32_t part, pbc_writer *w) {
+  assert(part <= d->ext_range_count);
+  if (size == 0) return;
+  unknown_parts up;
+  parts_init(&up, d);
+  part_sink s = {NULL, w};
+  emit_part(&up, u, size, part, &s);
 }
 
 /* libprotobuf's FieldDescriptor::PrintableNameForExtension: a MessageSet

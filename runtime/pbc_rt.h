@@ -250,6 +250,21 @@ bool pbc_rt_split_extensions(const pbc_message_desc *d,
                              const pbc_rt_extensions *x, const uint8_t *u,
                              size_t size, const pbc_extension_info ***exts,
                              size_t *count, uint8_t **rest, size_t *rest_size);
+/* The unknown fields `u` of a message of d with extension ranges, in the
+ * order libprotobuf writes what its parser made of them: the extensions
+ * (linked, of d, holding a value of their kind) at their range's place
+ * among the fields, by number (the records of one number in their order),
+ * and the other records, as they came, after the last field. `part` picks
+ * what one call writes: the extensions in d->ext_ranges' range `part`, or,
+ * when it is d->ext_range_count, the rest. Every byte of `u` belongs to
+ * exactly one part, so the parts add up to `size` (T_encoded_size needs no
+ * change). Backwards, ending at `end` (NULL when it does not fit above
+ * `limit`; a NULL limit is unchecked), or forwards into a writer. */
+uint8_t *pbc_rt_put_unknown_part(const pbc_message_desc *d, const uint8_t *u,
+                                 size_t size, uint32_t part, uint8_t *end,
+                                 uint8_t *limit);
+void pbc_rt_write_unknown_part(const pbc_message_desc *d, const uint8_t *u,
+                               size_t size, uint32_t part, pbc_writer *w);
 /* The name text format gives an extension in brackets (libprotobuf's
  * PrintableNameForExtension), and the extension of d among `x` that a
  * bracketed name names (its full name, or that one). */

@@ -79,6 +79,8 @@ struct lmsg {
   uint32_t oneof_decl_count;
   bool map_entry;
   bool message_set; /* MessageOptions.message_set_wire_format */
+  uint32_t *ext_ranges; /* [start, end) pairs, ascending once checked */
+  uint32_t ext_range_count;
   features features;
   /* Described: */
   uint32_t *by_number;  /* field indexes, by ascending number */
@@ -122,6 +124,7 @@ typedef struct lext {
   const char *full_name;
   const char *extendee; /* as the set names it: ".pkg.Base" */
   lmsg scope;
+  lmsg *base; /* the extendee, once described */
   pbc_extension_info *info;
 } lext;
 
@@ -495,8 +498,9 @@ static bool read_extension(loader *l, reader r, const char *scope,
                            const lfile *file, features parent);
 
 /* DescriptorProto: name 1, field 2, nested_type 3, enum_type 4, extension
- * 6, options 7 (message_set_wire_format 1, map_entry 7, features 12),
- * oneof_decl 8 (name 1, options 2: features 1). Ranges are skipped. `fs` is the scope's features;
+ * 6, extension_range 5 (start 1, end 2), options 7 (message_set_wire_format
+ * 1, map_entry 7, features 12), oneof_decl 8 (name 1, options 2: features
+ * 1). Reserved ranges are skipped. `fs` is the scope's features;
  * the fields' own are merged once the oneofs are known. */
 static bool read_message(loader *l, reader r, const char *scope,
                          const lfile *file, features parent, unsigned depth) {
@@ -508,8 +512,12 @@ static bool read_message(loader *l, reader r, const char *scope,
   if (!m) return false;
   m->file = file;
   if (!count(l, r, 2, &m->field_count, "field") ||
-      !count(l, r, 8, &m->oneof_decl_count, "oneof"))
+      !count(l, r, 8, &m->oneof_decl_count, "oneof") ||
+      !count(l, r, 5, &m->ext_range_count, "extension range"))
     return false;
+  m->ext_ranges = alloc_zero(l, 2 * (size_t)m->ext_range_count + 1,
+                             sizeof *m->ext_ranges);
+  if (!m->ext_ranges) return false;
   m->fields = alloc_zero(l, m->field_count, sizeof *m->fields);
   m->oneof_decls = alloc_zero(l, m->oneof_decl_count, sizeof *m->oneof_decls);
   if (!m->fields || !m->oneof_decls) return false;
@@ -542,11 +550,26 @@ static bool read_message(loader *l, reader r, const char *scope,
       !define(l, m->full_name, m, NULL))
     return false;
 
-  uint32_t field = 0, oneof = 0;
+  uint32_t field = 0, oneof = 0, range = 0;
   it = r;
   while (next(&it, &f) == 1) {
     if (f.wire != PBC_WIRE_LEN) continue; /* every field read here is */
     switch (f.number) {
+    case 5: {
+      /* Unset, start and end are 0: refused by check_ext_ranges. */
+      uint32_t *x = &m->ext_ranges[2 * range++];
+      record g;
+      int k;
+      reader rr = f.value;
+      while ((k = next(&rr, &g)) == 1) {
+        if (is(&g, 1, PBC_WIRE_VARINT))
+          x[0] = g.varint <= UINT32_MAX ? (uint32_t)g.varint : UINT32_MAX;
+        else if (is(&g, 2, PBC_WIRE_VARINT))
+          x[1] = g.varint <= UINT32_MAX ? (uint32_t)g.varint : UINT32_MAX;
+      }
+      if (k != 0) return malformed(l, "ExtensionRange");
+      break;
+    }
     case 2:
       m->fields[field].features = m->features;
       if (!read_field(l, f.value, &m->fields[field++])) return false;
@@ -1159,6 +1182,46 @@ static int by_number(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* The extension ranges, sorted, as DescriptorPool checks them: numbers
+ * from 1 to the largest field number (a MessageSet's type ids go to
+ * INT32_MAX), start before end, apart from one another and from the fields
+ * (m->by_number is made). */
+static bool check_ext_ranges(loader *l, lmsg *m) {
+  uint32_t n = m->ext_range_count, *x = m->ext_ranges;
+  uint32_t max = m->message_set ? (uint32_t)INT32_MAX : PBC_MAX_FIELD_NUMBER;
+  if (n > UINT16_MAX)
+    return fail(l, "%s has more than %u extension ranges", m->full_name,
+                UINT16_MAX);
+  for (uint32_t i = 0; i < n; i++)
+    if (x[2 * i] < 1 || x[2 * i] >= x[2 * i + 1] || x[2 * i + 1] - 1 > max)
+      return fail(l, "extension range %u to %u of %s is not a range of field "
+                     "numbers", x[2 * i], x[2 * i + 1], m->full_name);
+  /* By start: an insertion sort, for the few ranges a message has. */
+  for (uint32_t i = 1; i < n; i++) {
+    uint32_t s = x[2 * i], e = x[2 * i + 1], j = i;
+    for (; j > 0 && x[2 * (j - 1)] > s; j--) {
+      x[2 * j] = x[2 * (j - 1)];
+      x[2 * j + 1] = x[2 * (j - 1) + 1];
+    }
+    x[2 * j] = s;
+    x[2 * j + 1] = e;
+  }
+  for (uint32_t i = 1; i < n; i++)
+    if (x[2 * i] < x[2 * i - 1])
+      return fail(l, "extension ranges of %s overlap at %u", m->full_name,
+                  x[2 * i]);
+  for (uint32_t i = 0, k = 0; i < m->field_count; i++) {
+    const lfield *f = &m->fields[m->by_number[i]];
+    while (k < n && x[2 * k + 1] <= (uint32_t)f->number) k++;
+    if (k < n && x[2 * k] <= (uint32_t)f->number) {
+      l->field = f->name;
+      return fail(l, "extension range %u to %u of %s holds field number %d",
+                  x[2 * k], x[2 * k + 1] - 1, m->full_name, (int)f->number);
+    }
+  }
+  return true;
+}
+
 /* The string pool: a message's strings, each NUL-terminated. */
 typedef struct pool {
   char *bytes;
@@ -1266,6 +1329,7 @@ static bool describe(loader *l, lmsg *m) {
       return fail(l, "field number %d is used twice", (int)order[i].number);
     }
   }
+  if (!check_ext_ranges(l, m)) return false;
   if (m->map_entry &&
       (m->field_count != 2 || m->fields[by[0]].number != 1 ||
        m->fields[by[1]].number != 2 ||
@@ -1408,6 +1472,8 @@ static bool describe(loader *l, lmsg *m) {
   d->other_count = (uint16_t)other_count;
   d->by_bit = bit_count ? by_bit : NULL;
   d->others = other_count ? others : NULL;
+  d->ext_range_count = (uint16_t)m->ext_range_count;
+  d->ext_ranges = m->ext_range_count ? m->ext_ranges : NULL;
 
   pbc_message_info *info = m->info;
   info->full_name = d->strings;
@@ -1502,6 +1568,14 @@ static bool describe_extension(loader *l, lext *x) {
     if (base->fields[i].number == f->number)
       return fail(l, "number %d is a field of %s", f->number,
                   base->full_name);
+  bool ranged = false;
+  for (uint32_t i = 0; i < base->ext_range_count; i++)
+    ranged |= (uint32_t)f->number >= base->ext_ranges[2 * i] &&
+              (uint32_t)f->number < base->ext_ranges[2 * i + 1];
+  if (!ranged)
+    return fail(l, "%s does not declare %d as an extension number",
+                base->full_name, f->number);
+  x->base = base;
   if (base->message_set &&
       (f->type != PBC_TYPE_MESSAGE || f->label != LABEL_OPTIONAL))
     return fail(l, "an extension of a MessageSet must be an optional message");
@@ -1526,6 +1600,34 @@ static bool describe_extension(loader *l, lext *x) {
       f->type,
       flags,
       0};
+  return true;
+}
+
+/* Each extendee's description lists its extensions (pbc_message_desc's
+ * `extensions`, NULL-terminated): the encoders place their values among the
+ * fields, as they place the linked ones of compiled messages. */
+static bool list_extensions(loader *l) {
+  pbc_schema *s = l->s;
+  uint32_t *counts = alloc_zero(l, s->message_count + 1, sizeof *counts);
+  if (!counts) return false;
+  /* link_stamp is free once described: an index into counts, plus one. */
+  for (size_t i = 0; i < s->message_count; i++) s->messages[i]->link_stamp = i + 1;
+  for (size_t i = 0; i < s->extension_count; i++)
+    counts[s->extensions[i]->base->link_stamp - 1]++;
+  for (size_t i = 0; i < s->message_count; i++) {
+    if (!counts[i]) continue;
+    const pbc_extension_info **list =
+        alloc_zero(l, (size_t)counts[i] + 1, sizeof *list);
+    if (!list) return false;
+    s->messages[i]->desc->extensions = list;
+    counts[i] = 0;
+  }
+  for (size_t i = 0; i < s->extension_count; i++) {
+    lmsg *base = s->extensions[i]->base;
+    size_t at = base->link_stamp - 1;
+    ((const pbc_extension_info **)base->desc->extensions)[counts[at]++] =
+        s->extensions[i]->info;
+  }
   return true;
 }
 
@@ -1556,6 +1658,7 @@ static bool load(loader *l, const uint8_t *set, size_t len) {
     if (!describe_extension(l, s->extensions[i])) return false;
     s->extension_infos[i] = s->extensions[i]->info;
   }
+  if (!list_extensions(l)) return false;
   l->message = l->file = NULL;
   return describe_checks(l);
 }

@@ -451,6 +451,30 @@ static PBC_ALWAYS_INLINE uint8_t *put_bits(uint8_t *pos, const uint8_t *limit,
   return pos;
 }
 
+/* A message with extension ranges and unknown fields: field by field,
+ * highest number first, each range's extensions written where its numbers
+ * fall among the fields and the other unknown fields last
+ * (pbc_rt_put_unknown_part). */
+static PBC_NOINLINE uint8_t *extendable_enc(const pbc_message_desc *d,
+                                            const uint8_t *m, pbc_bytes u,
+                                            uint8_t *pos,
+                                            const uint8_t *limit) {
+  uint8_t *lim = (uint8_t *)(uintptr_t)limit;
+  uint32_t k = d->ext_range_count;
+  pos = pbc_rt_put_unknown_part(d, u.data, u.size, k, pos, lim);
+  for (uint32_t i = d->field_count; i-- > 0 && pos;) {
+    const pbc_field_desc *f = &d->fields[i];
+    for (; k > 0 && d->ext_ranges[2 * (k - 1)] > f->number && pos; k--)
+      pos = pbc_rt_put_unknown_part(d, u.data, u.size, k - 1, pos, lim);
+    if (pos == NULL) break;
+    if (f->kind != PBC_FIELD_BIT) pos = put_other(pos, limit, d, f, m);
+    else if (pbc_tbl_is_set(d, f, m)) pos = put_value(pos, limit, f, m + f->offset);
+  }
+  for (; k > 0 && pos; k--)
+    pos = pbc_rt_put_unknown_part(d, u.data, u.size, k - 1, pos, lim);
+  return pos;
+}
+
 /* Backwards, highest number first. Presence bits follow field numbers
  * (ProtoLayout.cpp), so the bits of the fields above the field others[o]
  * (the fields without a bit, ascending) are those from others[o] - o up:
@@ -460,6 +484,8 @@ static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
                             uint8_t *pos, const uint8_t *limit) {
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
     pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
+    if (u.size && d->ext_range_count)
+      return extendable_enc(d, m, u, pos, limit);
     if (u.size) {
       if (!room(pos, limit, u.size)) return NULL;
       pos = data_back(pos, u.data, u.size);
@@ -566,8 +592,16 @@ static void write_repeated(pbc_writer *w, const pbc_message_desc *d,
 static void write_fields(const pbc_message_desc *d, const uint8_t *m,
                          pbc_writer *w) {
   bool entry = d->flags & PBC_MESSAGE_MAP_ENTRY;
+  pbc_bytes u = {NULL, 0};
+  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS)
+    u = pbc_tbl_load_view(m + d->unknown_offset);
+  /* The encoder's order: each range's extensions before the first field
+   * above it. */
+  uint32_t k = u.size ? 0 : d->ext_range_count;
   for (uint32_t i = 0; i < d->field_count; i++) {
     const pbc_field_desc *f = &d->fields[i];
+    for (; k < d->ext_range_count && d->ext_ranges[2 * k] < f->number; k++)
+      pbc_rt_write_unknown_part(d, u.data, u.size, k, w);
     if (f->kind == PBC_FIELD_REPEATED) {
       write_repeated(w, d, f, m);
     } else if (pbc_tbl_is_set(d, f, m)) {
@@ -582,10 +616,13 @@ static void write_fields(const pbc_message_desc *d, const uint8_t *m,
       }
     }
   }
-  if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
-    pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
+  if (d->ext_range_count == 0) {
     pbc_writer_write(w, u.data, u.size);
+    return;
   }
+  for (; k < d->ext_range_count; k++)
+    pbc_rt_write_unknown_part(d, u.data, u.size, k, w);
+  pbc_rt_write_unknown_part(d, u.data, u.size, k, w);
 }
 
 static void write_message(const pbc_message_desc *d, const uint8_t *m,

@@ -187,8 +187,22 @@ typedef struct pbc_message_desc {
    * with), ascending. */
   uint16_t bit_count;
   uint16_t other_count;
+  /* ext_range_count extension ranges, [start, end) pairs of field numbers
+   * as descriptor.proto's ExtensionRange has them, ascending and apart from
+   * every field's number. The table codec writes the extensions the
+   * unknown fields hold at their range's place among the fields, as
+   * libprotobuf does (a specialized message with unknown fields is
+   * written by it). */
+  uint16_t ext_range_count;
   const uint16_t *by_bit;
   const uint16_t *others;
+  const uint32_t *ext_ranges;
+  /* The extensions of this message the description knows of itself, a
+   * NULL-terminated list: those a schema loaded at run time declares
+   * (pbc_schema_load). NULL in compiled descriptions, whose extensions are
+   * the linked ones (the pbc_exts section). Encoders place the values of
+   * both. */
+  const struct pbc_extension_info *const *extensions;
 } pbc_message_desc;
 
 /* One value of an enum: its number and name (an offset in the enum's

@@ -118,7 +118,9 @@ class StaticChecker {
     if (m->default_count != with_default) return Fail("default_count");
     for (uint32_t i = 0; i < m->default_count; i++)
       if (!Default(d, m, m->defaults[i])) return false;
-    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || (info && !Prototype(m, info))) return false;
+    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || !ExtRanges(d, m) ||
+        (info && !Prototype(m, info)))
+      return false;
     // Links last: they recurse.
     for (uint32_t i = 0; i < m->field_count; i++) {
       const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(m->fields[i].number));
@@ -216,6 +218,29 @@ class StaticChecker {
     if (m->other_count != others.size() ||
         (!others.empty() && memcmp(m->others, others.data(), others.size() * 2) != 0))
       return Fail("others");
+    return true;
+  }
+
+  // The extension ranges: descriptor.cc's, sorted by start; and the
+  // extensions the description lists (a loaded schema's) are d's.
+  bool ExtRanges(const Descriptor *d, const pbc_message_desc *m) {
+    std::vector<std::pair<int, int>> want;
+    for (int i = 0; i < d->extension_range_count(); i++)
+      want.push_back({d->extension_range(i)->start, d->extension_range(i)->end});
+    std::sort(want.begin(), want.end());
+    if (m->ext_range_count != want.size() || (want.empty() != (m->ext_ranges == nullptr)))
+      return Fail("ext_range_count " + std::to_string(m->ext_range_count));
+    for (size_t i = 0; i < want.size(); i++)
+      if (m->ext_ranges[2 * i] != static_cast<uint32_t>(want[i].first) ||
+          m->ext_ranges[2 * i + 1] != static_cast<uint32_t>(want[i].second))
+        return Fail("ext_ranges[" + std::to_string(i) + "]");
+    for (size_t i = 0; m->extensions && m->extensions[i]; i++) {
+      const pbc_extension_info *e = m->extensions[i];
+      const gp::FieldDescriptor *fd =
+          d->file()->pool()->FindExtensionByNumber(d, static_cast<int>(e->number));
+      if (e->extendee != m || !fd || fd->full_name() != e->full_name)
+        return Fail(std::string("extensions lists ") + e->full_name);
+    }
     return true;
   }
 

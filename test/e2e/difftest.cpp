@@ -332,8 +332,106 @@ void NormalizeMaps(Message *m) {
 
 // The bytes libprotobuf writes for a message it parsed (its maps
 // normalized first).
+// The full pool and pbc's view of it (Schema::BuildOpaqueView).
+const gp::DescriptorPool *g_full_pool = nullptr;
+const gp::DescriptorPool *g_opaque_pool = nullptr;
+
+// Whether `u`, an unknown field of a message of type `d` (full pool), is a
+// record pbc takes for a value of one of d's extensions
+// (runtime/extension.c: extension_of and holds_value): the extension's
+// number, its wire type or, for a repeated scalar, a packed run holding a
+// value; a closed enum's value declared; a MessageSet item.
+bool IsExtensionRecord(const Descriptor *d, const gp::UnknownField &u) {
+  // libprotobuf keeps a MessageSet's unknown items as length-delimited
+  // fields numbered by their type ids (and writes them back as items).
+  const int number = u.number();
+  const bool item = d->options().message_set_wire_format();
+  if (item && u.type() != gp::UnknownField::TYPE_LENGTH_DELIMITED) return false;
+  const FieldDescriptor *e = g_full_pool->FindExtensionByNumber(d, number);
+  if (!e) return false;
+  bool mset_ext = e->containing_type()->options().message_set_wire_format() &&
+                  e->type() == FieldDescriptor::TYPE_MESSAGE && !e->is_repeated();
+  if (item != mset_ext) return false;
+  if (item) return true;
+  using WT = gp::internal::WireFormatLite;
+  auto wire = [](gp::UnknownField::Type t) {
+    switch (t) {
+    case gp::UnknownField::TYPE_VARINT: return WT::WIRETYPE_VARINT;
+    case gp::UnknownField::TYPE_FIXED32: return WT::WIRETYPE_FIXED32;
+    case gp::UnknownField::TYPE_FIXED64: return WT::WIRETYPE_FIXED64;
+    case gp::UnknownField::TYPE_LENGTH_DELIMITED: return WT::WIRETYPE_LENGTH_DELIMITED;
+    default: return WT::WIRETYPE_START_GROUP;
+    }
+  };
+  WT::WireType own = WT::WireTypeForFieldType(static_cast<WT::FieldType>(e->type()));
+  const bool closed = e->enum_type() &&
+                      e->enum_type()->file()->syntax() == gp::FileDescriptor::SYNTAX_PROTO2;
+  auto declared = [&](uint64_t v) {
+    return !closed || e->enum_type()->FindValueByNumber(static_cast<int32_t>(v)) != nullptr;
+  };
+  if (wire(u.type()) == own)
+    return u.type() != gp::UnknownField::TYPE_VARINT || declared(u.varint());
+  if (u.type() != gp::UnknownField::TYPE_LENGTH_DELIMITED || !e->is_repeated() ||
+      !e->is_packable())
+    return false;
+  // A packed run: pbc takes it when it holds a value.
+  const std::string &run = u.length_delimited();
+  gp::io::CodedInputStream in(reinterpret_cast<const uint8_t *>(run.data()),
+                              static_cast<int>(run.size()));
+  for (;;) {
+    if (own == WT::WIRETYPE_VARINT) {
+      uint64_t v;
+      if (!in.ReadVarint64(&v)) return false;
+      if (declared(v)) return true;
+    } else {
+      uint64_t v;
+      uint32_t w;
+      if (own == WT::WIRETYPE_FIXED32 ? !in.ReadLittleEndian32(&w) : !in.ReadLittleEndian64(&v))
+        return false;
+      return true;
+    }
+  }
+}
+
+// pbc writes the extensions its unknown fields hold at their range's place
+// among the fields, by number (those of one number in their order), and
+// its other unknown fields last (pbc_rt_put_unknown_part). In pbc's view
+// (extensions as unknown fields) that is an order of the unknown fields:
+// the extensions', by number, then the others'. Through the tree, in
+// messages of pbc's view only.
+void PlaceExtensions(Message *m) {
+  if (!g_opaque_pool || m->GetDescriptor()->file()->pool() != g_opaque_pool)
+    return;
+  const Reflection *R = m->GetReflection();
+  std::vector<const FieldDescriptor *> fields;
+  R->ListFields(*m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    if (!IsMessageLikeField(f)) continue;
+    if (!f->is_repeated()) {
+      PlaceExtensions(R->MutableMessage(m, f));
+      continue;
+    }
+    for (int i = 0; i < R->FieldSize(*m, f); i++)
+      PlaceExtensions(R->MutableRepeatedMessage(m, f, i));
+  }
+  const Descriptor *d = g_full_pool->FindMessageTypeByName(m->GetDescriptor()->full_name());
+  if (!d || d->extension_range_count() == 0 || d->options().map_entry()) return;
+  const gp::UnknownFieldSet &u = R->GetUnknownFields(*m);
+  std::vector<int> exts, rest;
+  for (int i = 0; i < u.field_count(); i++)
+    (IsExtensionRecord(d, u.field(i)) ? exts : rest).push_back(i);
+  if (exts.empty()) return;
+  std::stable_sort(exts.begin(), exts.end(),
+                   [&](int a, int b) { return u.field(a).number() < u.field(b).number(); });
+  gp::UnknownFieldSet placed;
+  for (int i : exts) placed.AddField(u.field(i));
+  for (int i : rest) placed.AddField(u.field(i));
+  R->MutableUnknownFields(m)->Swap(&placed);
+}
+
 std::string LibBytes(Message *m) {
   NormalizeMaps(m);
+  PlaceExtensions(m);
   return Det(*m);
 }
 
@@ -423,6 +521,8 @@ struct Schema {
     }
     opaque_factory.reset(new gp::DynamicMessageFactory(opaque_pool.get()));
     opaque_factory->SetDelegateToGeneratedFactory(false);
+    g_full_pool = importer->pool();
+    g_opaque_pool = opaque_pool.get();
   }
 
   // A message of d's type in pbc's view (extensions as unknown fields).
@@ -3791,7 +3891,12 @@ class Checker {
     }
     std::unique_ptr<Message> prototype = ctx_.schema->NewOpaque(d_);
     pbc_equal_options eq = {g_runtime_schema ? pbc_schema_finder : nullptr, g_runtime_schema};
-    pbc_test::OpsReference ref{prototype.get(), NormalizeMaps, Det, ClosedEnumInMapEntry, &eq};
+    pbc_test::OpsReference ref{prototype.get(),
+                               [](Message *m) {
+                                 NormalizeMaps(m);
+                                 PlaceExtensions(m);
+                               },
+                               Det, ClosedEnumInMapEntry, &eq};
     std::string why;
     if (!pbc_test::OpsMatch(ref, pbc_->info(), inputs, &why))
       return Fail("generic operations", why, bytes);
@@ -3844,10 +3949,76 @@ class Checker {
       return Fail(check, std::string("libprotobuf accepts this input (as a message without "
                                      "fields), pbc returned ") + StatusName(s),
                   input);
-    if (ref_ok && pbc_out != input)
-      return Fail(check, "pbc does not give back a message set's bytes unchanged", input,
-                  &input, &pbc_out);
+    std::string want = ref_ok ? PlacedItems(input) : input;
+    if (ref_ok && pbc_out != want)
+      return Fail(check,
+                  "pbc does not give back a message set's bytes unchanged (but for the "
+                  "extensions' items, first by type id)",
+                  input, &want, &pbc_out);
     return true;
+  }
+
+  // A message set's well-formed bytes as pbc writes them back: the items of
+  // its extensions (runtime/extension.c's read_item: a type id and a
+  // message, the last of each) first, by type id, those of one id in their
+  // order, then the other records as they came; each record's bytes kept.
+  std::string PlacedItems(const std::string &in) const {
+    gp::io::CodedInputStream cis(reinterpret_cast<const uint8_t *>(in.data()),
+                                 static_cast<int>(in.size()));
+    struct Rec {
+      int64_t id;  // -1: not an extension's item
+      std::string bytes;
+    };
+    std::vector<Rec> recs;
+    for (;;) {
+      int start = cis.CurrentPosition();
+      uint32_t tag = cis.ReadTag();
+      if (tag == 0) break;
+      int body = cis.CurrentPosition();
+      if (!gp::internal::WireFormatLite::SkipField(&cis, tag)) break;
+      int end = cis.CurrentPosition();
+      Rec r{-1, in.substr(start, end - start)};
+      if (tag == gp::internal::WireFormatLite::MakeTag(
+                     1, gp::internal::WireFormatLite::WIRETYPE_START_GROUP)) {
+        gp::io::CodedInputStream item(reinterpret_cast<const uint8_t *>(in.data()) + body,
+                                      end - body);
+        int64_t id = 0;
+        bool has_id = false, has_message = false;
+        for (;;) {
+          uint32_t t = item.ReadTag();
+          if (t == 0 || t == gp::internal::WireFormatLite::MakeTag(
+                                  1, gp::internal::WireFormatLite::WIRETYPE_END_GROUP))
+            break;
+          uint64_t v;
+          if (t == gp::internal::WireFormatLite::MakeTag(
+                       2, gp::internal::WireFormatLite::WIRETYPE_VARINT)) {
+            if (!item.ReadVarint64(&v)) break;
+            id = static_cast<int64_t>(v), has_id = true;
+          } else {
+            if (t == gp::internal::WireFormatLite::MakeTag(
+                         3, gp::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED))
+              has_message = true;
+            if (!gp::internal::WireFormatLite::SkipField(&item, t)) break;
+          }
+        }
+        const FieldDescriptor *e =
+            has_id && has_message && id > 0 && id <= 536870911
+                ? ctx_.schema->importer->pool()->FindExtensionByNumber(d_, static_cast<int>(id))
+                : nullptr;
+        if (e && e->type() == FieldDescriptor::TYPE_MESSAGE && !e->is_repeated()) r.id = id;
+      }
+      recs.push_back(std::move(r));
+    }
+    std::string out;
+    std::vector<const Rec *> items;
+    for (const Rec &r : recs)
+      if (r.id >= 0) items.push_back(&r);
+    std::stable_sort(items.begin(), items.end(),
+                     [](const Rec *a, const Rec *b) { return a->id < b->id; });
+    for (const Rec *r : items) out += r->bytes;
+    for (const Rec &r : recs)
+      if (r.id < 0) out += r.bytes;
+    return out + in.substr(static_cast<size_t>(cis.CurrentPosition()));
   }
 
   bool LibParse(const std::string &in, Message *m, const Expect &e) {

@@ -50,6 +50,7 @@ EncodingPlan::EncodingPlan(ModuleOp module) {
     plan.name = m.getSymName();
     plan.size = *m.getSize();
     plan.presenceWords = m.getPresenceWords().value_or(0);
+    plan.extensionRanges = m.getExtensionRanges();
     if (m.keepsUnknownFields())
       plan.unknownOffset = *m.getUnknownOffset();
     plan.isMapEntry = m.getMapEntry();

@@ -209,7 +209,7 @@ LogicalResult MessageOp::verifyRegions() {
                  !numbers.count(static_cast<int32_t>(*next))))
       return field.emitOpError("followed_by ")
              << *next << " is not another field of the message";
-  if (failed(verifyLayout()))
+  if (failed(verifyLayout()) || failed(verifyExtensionRanges()))
     return failure();
   if (getMapEntry()) {
     SmallVector<FieldOp> fields = getFields();
@@ -223,6 +223,45 @@ LogicalResult MessageOp::verifyRegions() {
       return emitOpError("a map entry has a scalar or string key = 1 and a "
                          "singular value = 2");
   }
+  return success();
+}
+
+llvm::SmallVector<std::pair<int64_t, int64_t>> MessageOp::getExtensionRanges() {
+  llvm::SmallVector<std::pair<int64_t, int64_t>> ranges;
+  if (std::optional<ArrayRef<int64_t>> flat = getExtensions())
+    for (size_t i = 0; i + 1 < flat->size(); i += 2)
+      ranges.push_back({(*flat)[i], (*flat)[i + 1]});
+  return ranges;
+}
+
+/// The encoders place extensions by these ranges and the description
+/// carries them: they must be what descriptor.cc lets through, sorted.
+LogicalResult MessageOp::verifyExtensionRanges() {
+  std::optional<ArrayRef<int64_t>> flat = getExtensions();
+  if (!flat)
+    return success();
+  if (flat->empty() || flat->size() % 2)
+    return emitOpError("extensions must be [start, end) pairs");
+  if (getMapEntry())
+    return emitOpError("is a map entry: it has no extension ranges");
+  int64_t last = 0;
+  for (auto [start, end] : getExtensionRanges()) {
+    // A MessageSet's type ids reach INT32_MAX.
+    if (start < 1 || end <= start || end > int64_t(INT32_MAX))
+      return emitOpError("extension range [")
+             << start << ", " << end << ") is not a range of field numbers";
+    if (start < last)
+      return emitOpError("extension range [")
+             << start << ", " << end
+             << ") overlaps or precedes the range before it";
+    last = end;
+  }
+  for (FieldOp field : getFields())
+    for (auto [start, end] : getExtensionRanges())
+      if (field.getNumber() >= start && field.getNumber() < end)
+        return field.emitOpError("field number ")
+               << field.getNumber() << " is in the extension range [" << start
+               << ", " << end << ")";
   return success();
 }
 

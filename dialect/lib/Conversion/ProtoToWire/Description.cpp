@@ -384,6 +384,12 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       data.push_back(static_cast<char>(entry >> 8));
     }
   };
+  // The extension ranges' 32-bit numbers, still 8-byte aligned here.
+  size_t rangesAt = data.size();
+  for (auto [start, end] : m.extensionRanges)
+    for (int64_t n : {start, end})
+      for (int shift = 0; shift < 32; shift += 8)
+        data.push_back(static_cast<char>((n >> shift) & 0xff));
   size_t lookupAt = data.size();
   SmallVector<uint16_t> lookup = lookupTable(m);
   append16(lookup);
@@ -484,8 +490,13 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       .set("prototype", prototype ? pointerInto(cx, prototype, 0) : cx.null())
       .set("bit_count", byBit.size())
       .set("other_count", others.size())
+      .set("ext_range_count", m.extensionRanges.size())
       .set("by_bit", pointerInto(cx, blob, byBitAt, byBit.size()))
       .set("others", pointerInto(cx, blob, othersAt, others.size()))
+      .set("ext_ranges",
+           pointerInto(cx, blob, rangesAt, m.extensionRanges.size()))
+      // Compiled extensions are found in the pbc_exts section.
+      .set("extensions", cx.null())
       .finish();
   return Description{desc, blob, stringsAt, prototype};
 }

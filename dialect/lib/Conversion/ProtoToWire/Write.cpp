@@ -5,7 +5,9 @@
 // straight into it; otherwise the fields go forwards through the writer,
 // in field-number order with the unknown fields last (the forwards twin of
 // the encoder: same fields, same conditions), each sub-message again
-// through its own pbc__S_wr with the size its length prefix took.
+// through its own pbc__S_wr with the size its length prefix took. Like the
+// encoder, a message with extension ranges and unknown fields is the table
+// codec's (pbc_table_write_fields), which places the extensions.
 //
 //===----------------------------------------------------------------------===//
 #include "CodecContext.h"
@@ -48,6 +50,18 @@ void WriterBuilder::build(const MessagePlan &m) {
   writer = entry->getArgument(1);
   w = b.create<wire::WriterOp>(loc, writer);
   Value size = entry->getArgument(2);
+  if (m.placesExtensions()) {
+    Value any = cx.isNonZero(cx.viewSize(cx.unknownAddr(msg, m)));
+    Region &body = *b.getBlock()->getParent();
+    Block *table = cx.newBlock(body), *fields = cx.newBlock(body);
+    b.create<LLVM::CondBrOp>(loc, any, table, fields);
+    b.setInsertionPointToStart(table);
+    Value desc = b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m));
+    cx.callRuntime(pbc::abi::Runtime::pbc_table_write_fields,
+                   {desc, msg, writer, size});
+    b.create<LLVM::ReturnOp>(loc, ValueRange());
+    b.setInsertionPointToStart(fields);
+  }
   Value room = b.create<wire::ReserveOp>(loc, w, size);
   b.create<scf::IfOp>(
       loc, cx.isNull(room),
@@ -108,7 +122,8 @@ void WriterBuilder::writeEmbedded(const FieldPlan &f, Value sub) {
 void WriterBuilder::writeFieldsForward(const MessagePlan &m, Value msg) {
   for (const FieldPlan *f : m.byNumber)
     writeField(msg, *f);
-  if (m.keepsUnknownFields()) {
+  // (With extension ranges there are none here: the table codec has them.)
+  if (m.keepsUnknownFields() && !m.placesExtensions()) {
     Value unknown = cx.unknownAddr(msg, m);
     b.create<wire::WriteDataOp>(loc, w, cx.viewData(unknown),
                                 cx.viewSize(unknown));

@@ -398,3 +398,42 @@ proto.extension @e extends @M file "a.proto" {
   // expected-error@+1 {{only repeated scalar fields can be packed}}
   proto.field "e" = 100 : int32 optional packed
 }
+
+// -----
+
+// expected-error@+1 {{extensions must be [start, end) pairs}}
+proto.message @M file "a.proto" extensions [1, 10, 20] {
+}
+
+// -----
+
+// expected-error@+1 {{extension range [5, 5) is not a range of field numbers}}
+proto.message @M file "a.proto" extensions [5, 5] {
+}
+
+// -----
+
+// expected-error@+1 {{extension range [0, 5) is not a range of field numbers}}
+proto.message @M file "a.proto" extensions [0, 5] {
+}
+
+// -----
+
+// expected-error@+1 {{extension range [8, 20) overlaps or precedes the range before it}}
+proto.message @M file "a.proto" extensions [1, 10, 8, 20] {
+}
+
+// -----
+
+proto.message @M file "a.proto" extensions [1, 10] {
+  // expected-error@+1 {{field number 9 is in the extension range [1, 10)}}
+  proto.field "a" = 9 : int32 optional
+}
+
+// -----
+
+// expected-error@+1 {{is a map entry: it has no extension ranges}}
+proto.message @M file "a.proto" map_entry extensions [5, 10] {
+  proto.field "key" = 1 : int32 implicit
+  proto.field "value" = 2 : int32 implicit
+}

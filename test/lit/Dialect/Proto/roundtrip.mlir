@@ -26,6 +26,17 @@ proto.message @big.Map file "big.proto" map_entry tier specialized {
   proto.field "value" = 2 : int32 implicit
 }
 
+// Extension ranges, [start, end) pairs: between and above the fields.
+// CHECK-LABEL: proto.message @shapes.Ext file "shapes.proto" extensions [2, 11, 100, 536870912] tier specialized {
+proto.message @shapes.Ext file "shapes.proto" extensions [2, 11, 100, 536870912] tier specialized {
+  proto.field "a" = 1 : int32 optional
+  proto.field "b" = 11 : int32 optional
+}
+// A MessageSet's type ids reach INT32_MAX.
+// CHECK-LABEL: proto.message @shapes.Set file "shapes.proto" extensions [4, 2147483647] {
+proto.message @shapes.Set file "shapes.proto" extensions [4, 2147483647] {
+}
+
 // CHECK-LABEL: proto.message @tutorial.Person file "addressbook.proto" {
 // CHECK-NEXT: proto.field "name" = 1 : string implicit utf8
 // CHECK-NEXT: proto.field "id" = 2 : int32 implicit

@@ -117,11 +117,19 @@ struct MessagePlan {
   llvm::SmallVector<const FieldPlan *> byNumber;
   /// In declaration order.
   llvm::SmallVector<OneofPlan, 0> oneofs;
+  /// The extension ranges, `[start, end)`, ascending: where the table
+  /// codec writes the extensions the unknown fields hold.
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 0> extensionRanges;
   /// The numbers of the group fields (of any message) whose type this is:
   /// its decoder ends at their END_GROUP tags.
   llvm::SmallVector<uint32_t, 1> groupNumbers;
 
   bool keepsUnknownFields() const { return unknownOffset.has_value(); }
+  /// Its unknown fields may hold extensions, which go among the fields:
+  /// with unknown fields, the table codec writes it.
+  bool placesExtensions() const {
+    return keepsUnknownFields() && !extensionRanges.empty();
+  }
 };
 
 /// The plans of every message of a laid-out module.

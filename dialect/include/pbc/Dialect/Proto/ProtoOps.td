@@ -69,6 +69,14 @@ def Proto_MessageOp : Proto_Op<"message", [
     runtime's table codec driven by the message's description; `lite` is
     compact with a description that leaves field and oneof names out.
 
+    `extensions` holds its extension ranges, as descriptor.proto's
+    `ExtensionRange` has them: `[start, end)` pairs of field numbers, flat,
+    ascending, apart from one another and from every field's number. Its
+    description carries them, and with them the table codec writes the
+    extensions its unknown fields hold at their range's place among the
+    fields, as libprotobuf does (its own encoders hand such a message to the
+    table codec when it has unknown fields).
+
     `profile` (proto-apply-profile, from `pbc profile`'s recording) is the
     work the sample payloads did in messages of this type, its instances
     plus the fields read in them, 0 for a type they never held:
@@ -78,6 +86,7 @@ def Proto_MessageOp : Proto_Op<"message", [
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$file,
                        UnitAttr:$map_entry,
+                       OptionalAttr<DenseI64ArrayAttr>:$extensions,
                        OptionalAttr<I64Attr>:$size,
                        OptionalAttr<I64Attr>:$align,
                        OptionalAttr<I64Attr>:$presence_words,
@@ -86,7 +95,8 @@ def Proto_MessageOp : Proto_Op<"message", [
                        OptionalAttr<I64Attr>:$profile);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name `file` $file (`map_entry` $map_entry^)? (`tier` $tier^)?
+    $sym_name `file` $file (`map_entry` $map_entry^)?
+    (`extensions` $extensions^)? (`tier` $tier^)?
     (`profile` $profile^)? attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
@@ -95,6 +105,8 @@ def Proto_MessageOp : Proto_Op<"message", [
     llvm::SmallVector<FieldOp> getFields();
     auto getOneofs() { return getBody().front().getOps<OneofOp>(); }
     bool hasLayout() { return getSize().has_value(); }
+    /// The extension ranges, `[start, end)`, ascending.
+    llvm::SmallVector<std::pair<int64_t, int64_t>> getExtensionRanges();
     /// Map entries keep no unknown fields, as libprotobuf's do not.
     bool keepsUnknownFields() { return !getMapEntry(); }
     /// Its codecs are the table codec's (compact and lite).
@@ -105,6 +117,7 @@ def Proto_MessageOp : Proto_Op<"message", [
     bool hasNames() { return getTier() != Tier::Lite; }
     /// The layout attributes are all there or none are.
     mlir::LogicalResult verifyLayout();
+    mlir::LogicalResult verifyExtensionRanges();
   }];
   let builders = [
     OpBuilder<(ins "llvm::StringRef":$name, "llvm::StringRef":$file), [{

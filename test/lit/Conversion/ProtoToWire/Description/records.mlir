@@ -109,7 +109,7 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // dense, proto2, no flags, no edition; the lookup's mask 7 and 3 checks,
 // the lookup at 240 and the checks at 256, the prototype, 3 bits and 4
 // others at 262 and 268.
-// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16, i16, i16, ptr, ptr, ptr, i16, i16, ptr, ptr)> {
+// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16, i16, i16, ptr, ptr, ptr, i16, i16, i16, ptr, ptr, ptr, ptr)> {
 // CHECK-NEXT: %[[F:.*]] = llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: %[[N:.*]] = llvm.getelementptr inbounds %{{.*}}[112]
@@ -141,10 +141,13 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_prototype
 // CHECK-NEXT: llvm.mlir.constant(3 : i16)
 // CHECK-NEXT: llvm.mlir.constant(4 : i16)
+// CHECK-NEXT: llvm.mlir.constant(0 : i16)
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[262]
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[268]
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[F]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[N]], %[[R1]][1]
@@ -185,6 +188,25 @@ proto.message @N file "d.proto" {
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.constant(3 : i16)
 // CHECK-NEXT: llvm.mlir.constant(0 : i16)
+// CHECK-NEXT: llvm.mlir.constant(0 : i16)
+
+// Extension ranges: [start, end) pairs of 32-bit numbers right after the
+// records (8-byte aligned), ext_range_count 2 and ext_ranges pointing
+// there (after the 16-byte field record and its 8-byte names record).
+proto.message @X file "d.proto" extensions [2, 11, 100, 536870912] {
+  proto.field "a" = 1 : int32 optional
+}
+// CHECK-LABEL: llvm.mlir.global internal constant @pbc__X_desc_data("
+// CHECK-SAME: \02\00\00\00\0B\00\00\00d\00\00\00\00\00\00
+// CHECK: llvm.mlir.global weak_odr constant @pbc__X_desc()
+// CHECK: llvm.mlir.constant(2 : i16)
+// CHECK-NEXT: llvm.mlir.addressof @pbc__X_desc_data
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.addressof @pbc__X_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[24]
+// No extensions of its own (a compiled description's are linked).
+// CHECK-NEXT: llvm.mlir.zero
 
 // A lite message (LITE_RUNTIME): no names records, field_names NULL, the
 // NO_NAMES flag (2); its oneof's name is "" (pool offset 13, after the
