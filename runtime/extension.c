@@ -870,7 +870,9 @@ static void sink_put(part_sink *s, const uint8_t *p, size_t n) {
 /* Emits part `part` of u to s (with a NULL sink, only counts it) and
  * returns its size. The rest keeps the input's order, with the bytes after
  * the last record the walk could read; a range's extensions go by number,
- * each number's records in their order: one pass over u per number. */
+ * each number's records in their order: one pass over u per number
+ * present, so at most one per extension of d (the schema's count, whatever
+ * the input), without memory to sort in. */
 static size_t emit_part(const unknown_parts *up, const uint8_t *u, size_t size,
                         uint32_t part, part_sink *s) {
   const uint8_t *end = u + size;

@@ -198,10 +198,11 @@ typedef struct pbc_message_desc {
   const uint16_t *others;
   const uint32_t *ext_ranges;
   /* The extensions of this message the description knows of itself, a
-   * NULL-terminated list: those a schema loaded at run time declares
-   * (pbc_schema_load). NULL in compiled descriptions, whose extensions are
-   * the linked ones (the pbc_exts section). Encoders place the values of
-   * both. */
+   * NULL-terminated list (or NULL): those its compilation declares (an
+   * archive's object, those of the message's file; a schema compiled in
+   * one object, pbc/jit.h, all) or a schema loaded at run time declares
+   * (pbc_schema_load). The others are the linked ones (the pbc_exts
+   * section). Encoders place the values of both. */
   const struct pbc_extension_info *const *extensions;
 } pbc_message_desc;
 

@@ -194,6 +194,10 @@ std::string pbc::proto::internalLinks(StringRef fullName) {
   return internalFunctionName(fullName, "links");
 }
 
+std::string pbc::proto::internalExtensionLinks(StringRef fullName) {
+  return internalFunctionName(fullName, "ext_links");
+}
+
 std::string pbc::proto::internalPrototype(StringRef fullName) {
   return internalFunctionName(fullName, "prototype");
 }

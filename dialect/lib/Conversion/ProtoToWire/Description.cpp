@@ -440,6 +440,33 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
     b.create<LLVM::ReturnOp>(cx.loc, list);
   }
 
+  // The extensions of m this compilation declares, NULL-terminated
+  // (pbc_message_desc's `extensions`): the table codec places their values
+  // as it places the linked ones'. For an archive, those of m's own file;
+  // for a schema compiled into one object (the JIT's), all of them, which
+  // no pbc_exts section of the process lists. Named as a link array, and
+  // set aside with them while LLVM optimizes (CodeGen.cpp).
+  SmallVector<LLVM::GlobalOp> exts;
+  for (ExtensionOp ext : cx.module.getOps<ExtensionOp>())
+    if (ext.getExtendee() == m.name && cx.generates(ext))
+      exts.push_back(cx.extensionInfoGlobal(ext.getSymName()));
+  LLVM::GlobalOp extList;
+  if (!exts.empty()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(cx.module.getBody());
+    auto type = LLVM::LLVMArrayType::get(cx.ptrTy, exts.size() + 1);
+    extList = b.create<LLVM::GlobalOp>(
+        cx.loc, type, /*isConstant=*/true, LLVM::Linkage::Internal,
+        internalExtensionLinks(m.name), Attribute(), /*alignment=*/8);
+    b.setInsertionPointToStart(&extList.getInitializerRegion().emplaceBlock());
+    Value list = b.create<LLVM::UndefOp>(cx.loc, type);
+    for (auto [i, info] : llvm::enumerate(exts))
+      list = b.create<LLVM::InsertValueOp>(
+          cx.loc, list, b.create<LLVM::AddressOfOp>(cx.loc, info), i);
+    list = b.create<LLVM::InsertValueOp>(cx.loc, list, cx.null(), exts.size());
+    b.create<LLVM::ReturnOp>(cx.loc, list);
+  }
+
   FileOp fileOp = m.file;
   std::optional<uint32_t> edition = fileOp ? fileOp.getEdition() : std::nullopt;
   uint8_t syntax = edition  ? PBC_SYNTAX_EDITIONS
@@ -495,8 +522,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       .set("others", pointerInto(cx, blob, othersAt, others.size()))
       .set("ext_ranges",
            pointerInto(cx, blob, rangesAt, m.extensionRanges.size()))
-      // Compiled extensions are found in the pbc_exts section.
-      .set("extensions", cx.null())
+      .set("extensions", extList ? pointerInto(cx, extList, 0) : cx.null())
       .finish();
   return Description{desc, blob, stringsAt, prototype};
 }

@@ -104,9 +104,12 @@ std::string internalDescription(llvm::StringRef fullName);
 std::string internalDescriptionData(llvm::StringRef fullName);
 std::string internalLinks(llvm::StringRef fullName);
 std::string internalPrototype(llvm::StringRef fullName);
-/// Whether `symbol` may be some message's internalLinks: among pbc's
-/// constants only link arrays have such a name (a user's C code may, which
-/// the caller tells apart by type: a link array holds pointers).
+/// The extensions of the message its description lists, `_ext_links`.
+std::string internalExtensionLinks(llvm::StringRef fullName);
+/// Whether `symbol` may be some message's internalLinks or
+/// internalExtensionLinks: among pbc's constants only link arrays have such
+/// a name (a user's C code may, which the caller tells apart by type: a
+/// link array holds pointers).
 bool mayBeInternalLinks(llvm::StringRef symbol);
 std::string internalSectionEntry(llvm::StringRef fullName);
 /// Enum `fullName`'s pbc_enum_info, `pbc__<C type>_enum`, and its values
