@@ -104,6 +104,19 @@ void CodecContext::continueIfNotNull(Value p, Block *otherwise, Block *next) {
   b.setInsertionPointToStart(next);
 }
 
+void CodecContext::handOffUnknownFields(
+    const MessagePlan &m, Value msg, function_ref<Value(Value)> handOff) {
+  assert(m.placesExtensions() && "no extension ranges, or no unknown fields");
+  Value any = isNonZero(viewSize(unknownAddr(msg, m)));
+  Region &body = *b.getBlock()->getParent();
+  Block *table = newBlock(body), *own = newBlock(body);
+  b.create<LLVM::CondBrOp>(loc, any, table, own);
+  b.setInsertionPointToStart(table);
+  Value result = handOff(b.create<LLVM::AddressOfOp>(loc, descGlobal(m)));
+  b.create<LLVM::ReturnOp>(loc, result ? ValueRange(result) : ValueRange());
+  b.setInsertionPointToStart(own);
+}
+
 //===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//

@@ -148,6 +148,13 @@ public:
   mlir::Value unknownAddr(mlir::Value msg, const MessagePlan &m) {
     return offsetPtr(msg, *m.unknownOffset);
   }
+  /// For a message whose unknown fields may hold extensions
+  /// (MessagePlan::placesExtensions): when it has unknown fields, returns
+  /// `handOff(its description)`, a call of the table codec, which places
+  /// them among the fields; the code built after this runs otherwise.
+  void handOffUnknownFields(
+      const MessagePlan &m, mlir::Value msg,
+      llvm::function_ref<mlir::Value(mlir::Value desc)> handOff);
 
   mlir::Value presenceWord(mlir::Value msg, const FieldPlan &f);
   /// The presence bits of `fields`, all in one word, as a mask.

@@ -47,7 +47,6 @@ private:
   Value encodeScalarChunk(ArrayRef<const FieldPlan *> run, Value pos);
   Value putVarintWithSlack(const FieldTypeInfo &type, Value pos, Value v);
   Value putConstant(Value pos, StringRef bytes);
-  void placeExtensions(const MessagePlan &m, Value pos);
   Value putLengthAndTag(const FieldPlan &f, Value pos, Value len);
   Value putEmbedded(const FieldPlan &f, Value sub, Value pos);
   Value putString(const FieldPlan &f, Value addr, Value pos);
@@ -77,7 +76,12 @@ void EncoderBuilder::build(const MessagePlan &m) {
   Value pos = entry->getArgument(1);
   // Unknown fields come last in the output: written first.
   if (m.placesExtensions()) {
-    placeExtensions(m, pos);
+    // The table codec's encoder writes such a message with unknown fields
+    // (its result, null when it does not fit, is this encoder's).
+    cx.handOffUnknownFields(m, msg, [&](Value desc) {
+      return cx.callRuntime(pbc::abi::Runtime::pbc_table_encode_backwards,
+                            {desc, msg, pos, limit});
+    });
   } else if (m.keepsUnknownFields()) {
     Value unknown = cx.unknownAddr(msg, m);
     Value size = cx.viewSize(unknown);
@@ -103,22 +107,6 @@ void EncoderBuilder::build(const MessagePlan &m) {
     pos = encodeField(*fields[i++], pos);
   }
   b.create<LLVM::ReturnOp>(loc, pos);
-}
-
-/// A message with extension ranges and unknown fields: the table codec's
-/// encoder writes it all (its result, null when it does not fit, is this
-/// encoder's); the code after it is for a message without unknown fields.
-void EncoderBuilder::placeExtensions(const MessagePlan &m, Value pos) {
-  Value any = cx.isNonZero(cx.viewSize(cx.unknownAddr(msg, m)));
-  Region &body = *b.getBlock()->getParent();
-  Block *table = cx.newBlock(body), *fields = cx.newBlock(body);
-  b.create<LLVM::CondBrOp>(loc, any, table, fields);
-  b.setInsertionPointToStart(table);
-  Value desc = b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m));
-  b.create<LLVM::ReturnOp>(
-      loc, cx.callRuntime(pbc::abi::Runtime::pbc_table_encode_backwards,
-                          {desc, msg, pos, limit}));
-  b.setInsertionPointToStart(fields);
 }
 
 /// Continues when `pos` has `bound` bytes of room above the limit, or, if

@@ -50,18 +50,11 @@ void WriterBuilder::build(const MessagePlan &m) {
   writer = entry->getArgument(1);
   w = b.create<wire::WriterOp>(loc, writer);
   Value size = entry->getArgument(2);
-  if (m.placesExtensions()) {
-    Value any = cx.isNonZero(cx.viewSize(cx.unknownAddr(msg, m)));
-    Region &body = *b.getBlock()->getParent();
-    Block *table = cx.newBlock(body), *fields = cx.newBlock(body);
-    b.create<LLVM::CondBrOp>(loc, any, table, fields);
-    b.setInsertionPointToStart(table);
-    Value desc = b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m));
-    cx.callRuntime(pbc::abi::Runtime::pbc_table_write_fields,
-                   {desc, msg, writer, size});
-    b.create<LLVM::ReturnOp>(loc, ValueRange());
-    b.setInsertionPointToStart(fields);
-  }
+  if (m.placesExtensions())
+    cx.handOffUnknownFields(m, msg, [&](Value desc) {
+      return cx.callRuntime(pbc::abi::Runtime::pbc_table_write_fields,
+                            {desc, msg, writer, size});
+    });
   Value room = b.create<wire::ReserveOp>(loc, w, size);
   b.create<scf::IfOp>(
       loc, cx.isNull(room),
