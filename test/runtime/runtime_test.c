@@ -751,7 +751,8 @@ static void w_field(wbuf *w, const char *name, int number, int label, int type,
  *   enum E { ONE = 1; TWO = 2; }
  *   message M { optional int32 a = 1 [default = -5]; optional string s = 2
  *     [default = "hi"]; optional E e = 3; repeated M kids = 4;
- *     required bytes r = 5 [default = "\001\377"]; }
+ *     required bytes r = 5 [default = "\001\377"];
+ *     extensions 100 to 199; }
  *   extend M { optional E x = 100; }
  * `mutate` changes it into a broken one (see test_schema_errors). */
 static void w_schema(wbuf *w, int mutate) {
@@ -772,12 +773,17 @@ static void w_schema(wbuf *w, int mutate) {
           mutate == 4 ? "THREE" : NULL);
   w_field(w, "kids", 4, 3, PBC_TYPE_MESSAGE, mutate == 5 ? ".t.E" : ".t.M", NULL);
   w_field(w, "r", mutate == 6 ? 0 : 5, 2, PBC_TYPE_BYTES, NULL, "\\001\\377");
+  /* extensions 100 to 199 */
+  w_open(w, 5);
+  w_int(w, 1, mutate == 12 ? 5 : 100);
+  w_int(w, 2, 200);
+  w_close(w);
   w_close(w);
   /* extend M { optional E x = 100; } */
   w_open(w, 7);
   w_str(w, 1, "x");
   w_str(w, 2, mutate == 7 ? ".t.E" : mutate == 10 ? "t.M" : ".t.M");
-  w_int(w, 3, mutate == 8 ? 3 : 100);
+  w_int(w, 3, mutate == 8 ? 3 : mutate == 11 ? 250 : 100);
   w_int(w, 4, mutate == 9 ? 2 : 1);
   w_int(w, 5, PBC_TYPE_ENUM);
   w_str(w, 6, ".t.E");
@@ -1036,6 +1042,8 @@ static void test_schema_errors(void) {
       "t.proto: t.x: number 3 is a field of t.M",
       "t.proto: t.x: an extension cannot be required",
       "t.proto: t.x: type name \"t.M\" is not fully qualified",
+      "t.proto: t.x: t.M does not declare 250 as an extension number",
+      "t.proto: t.M.r: extension range 5 to 199 of t.M holds field number 5",
   };
   for (int i = 1; i < (int)(sizeof want / sizeof *want); i++) {
     wbuf w;
