@@ -814,11 +814,11 @@ fail:
  * pbc keeps both in the unknown fields and sorts them out when writing:
  * the part a record belongs to (below) decides where it goes. */
 
-/* Where d's unknown records go: a walk of d's ranges against the linked
- * extensions, made once per call. */
+/* What decides where d's unknown records go, gathered once per call. */
 typedef struct unknown_parts {
   const pbc_message_desc *d;
-  /* The extensions d lists itself (a loaded schema's), and the linked. */
+  /* The extensions d's description lists (its compilation's, or a loaded
+   * schema's), and the linked ones. */
   pbc_rt_extensions own, linked;
   bool mset; /* d is a MessageSet: items are extensions */
 } unknown_parts;
