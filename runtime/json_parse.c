@@ -606,7 +606,7 @@ static bool skip_value(parser *ps) {
 }
 
 static bool parse_field_value(parser *ps, const pbc_message_desc *d,
-                              const pbc_field_desc *f, bool *set);
+                              const pbc_field_desc *f, bool *set, bool kept);
 static bool parse_message(parser *ps, const pbc_message_desc *d);
 static bool parse_object(parser *ps, const pbc_message_desc *d,
                          bool any_body);
@@ -1105,7 +1105,7 @@ static bool parse_message(parser *ps, const pbc_message_desc *d) {
   case WKT_WRAPPER: {
     bool set;
     const char *at = ps->p;
-    TRY(parse_field_value(ps, d, pbc_json_wrapped(d), &set));
+    TRY(parse_field_value(ps, d, pbc_json_wrapped(d), &set, false));
     return set || SYNTAX(at, "null is not a value of %s.", d->strings);
   }
   case WKT_NONE: break;
@@ -1143,9 +1143,12 @@ static bool parse_object(parser *ps, const pbc_message_desc *d,
 /* ---- Fields ---------------------------------------------------------------- */
 
 /* One value of f (a singular field's, or an element) as its record;
- * null and an ignored enum name write nothing and leave *set false. */
+ * null and an ignored enum name write nothing and leave *set false. A
+ * message the decoder keeps as raw bytes (`kept`: an extension's) is written
+ * canonical, as libprotobuf writes the message it parses (members come in
+ * any order); the decoder makes every other message canonical. */
 static bool parse_field_value(parser *ps, const pbc_message_desc *d,
-                              const pbc_field_desc *f, bool *set) {
+                              const pbc_field_desc *f, bool *set, bool kept) {
   if (!pbc_tbl_is_message(f)) return parse_scalar(ps, d, f, set);
   const pbc_message_desc *type = pbc_tbl_link_message(d, f);
   *set = true;
@@ -1160,7 +1163,16 @@ static bool parse_field_value(parser *ps, const pbc_message_desc *d,
   TRY(wrote(ps, pbc_wb_tag(&ps->wb, f->number,
                            group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN) &&
                     (group || pbc_wb_open_len(&ps->wb, &at))));
+  size_t fields = group ? ps->wb.len : at + 1;
+  const char *open = ps->p;
   TRY(parse_message(ps, type));
+  if (kept) {
+    /* Required fields are the whole message's check's business. */
+    pbc_status s = pbc_wb_canonicalize(&ps->wb, type, fields, ps->max_depth, true);
+    if (s != PBC_OK)
+      return fail_at(ps, open, s, "Cannot write the value of type %s: %s.",
+                     type->strings, pbc_status_str(s));
+  }
   ps->depth--;
   return group ? wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_END_GROUP))
                : closed(ps, at);
@@ -1177,7 +1189,7 @@ static bool null_is_value(const pbc_message_desc *d, const pbc_field_desc *f) {
 /* A repeated field's array: its elements' records (null only where it is a
  * value). */
 static bool parse_repeated(parser *ps, const pbc_message_desc *d,
-                           const pbc_field_desc *f) {
+                           const pbc_field_desc *f, bool kept) {
   if (peek(ps) != '[')
     return SYNTAX(ps->p, "Expected an array for repeated field \"%s\", "
                          "found %s.",
@@ -1190,7 +1202,7 @@ static bool parse_repeated(parser *ps, const pbc_message_desc *d,
     if (at_null(ps) && !null_is_value(d, f))
       return SYNTAX(at, "null element in repeated field \"%s\".",
                     pbc_field_json_name(d, f));
-    TRY(parse_field_value(ps, d, f, &set));
+    TRY(parse_field_value(ps, d, f, &set, kept));
     if (peek(ps) != ',') break;
     ps->p++;
   }
@@ -1257,7 +1269,7 @@ static bool parse_map(parser *ps, const pbc_message_desc *d,
                   pbc_field_json_name(d, f));
       break;
     }
-    ok = parse_field_value(ps, entry, vf, &set);
+    ok = parse_field_value(ps, entry, vf, &set, false);
     if (!ok) break;
     if (!set) {
       ps->wb.len = start; /* an ignored enum name: no entry */
@@ -1308,8 +1320,8 @@ static bool parse_extension(parser *ps, const pbc_message_desc *d,
                       pbc_wb_tag(&ps->wb, PBC_MSET_TYPE_ID, PBC_WIRE_VARINT) &&
                       pbc_wb_varint(&ps->wb, e->number)));
   TRY(x.field.kind == PBC_FIELD_REPEATED
-          ? parse_repeated(ps, &x.one, &x.field)
-          : parse_field_value(ps, &x.one, &x.field, &set));
+          ? parse_repeated(ps, &x.one, &x.field, true)
+          : parse_field_value(ps, &x.one, &x.field, &set, true));
   return !mset ||
          wrote(ps, pbc_wb_tag(&ps->wb, PBC_MSET_ITEM, PBC_WIRE_END_GROUP));
 }
@@ -1367,7 +1379,7 @@ static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
       return true;
     }
     return (f->flags & PBC_FIELD_MAP) ? parse_map(ps, d, f)
-                                  : parse_repeated(ps, d, f);
+                                  : parse_repeated(ps, d, f, false);
   }
   if (f->kind == PBC_FIELD_ONEOF && !at_null(ps)) {
     uint32_t other = *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence);
@@ -1379,7 +1391,7 @@ static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
                     d->strings + d->oneofs[f->presence].name);
   }
   bool set;
-  TRY(parse_field_value(ps, d, f, &set));
+  TRY(parse_field_value(ps, d, f, &set, false));
   /* (After the value: a sub-message's frame may have moved the stack.) */
   if (f->kind == PBC_FIELD_ONEOF && set)
     *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence) = index + 1;

@@ -48,7 +48,7 @@ typedef struct lenum lenum;
 
 typedef struct lfield {
   const char *name, *json_name, *type_name, *default_value;
-  size_t default_size;  /* a string or bytes default's (bytes unescaped) */
+  size_t default_size;  /* default_value's length (once read: bytes unescaped) */
   uint64_t default_bits; /* pbc_default.value, but for views */
   int32_t number;
   int32_t oneof_decl; /* -1: none */
@@ -463,9 +463,13 @@ static bool read_field(loader *l, reader r, lfield *fd) {
         return false;
       break;
     case 7:
-      /* Bytes defaults are C-escaped text, so no NUL either. */
+      /* A string default is the value itself, which may hold a NUL
+       * (unittest.proto's "hel\000lo"): its length is kept. Every other
+       * default is text without one (bytes are C-escaped), which
+       * default_bits checks. */
       if (!(fd->default_value = read_string(l, &f)))
         return false;
+      fd->default_size = (size_t)(f.value.end - f.value.p);
       fd->has_default = true;
       break;
     case 8:
@@ -490,7 +494,6 @@ static bool read_field(loader *l, reader r, lfield *fd) {
   if (!fd->name) return fail(l, "a field has no name");
   return clean(l, fd->name, "a field's name") &&
          clean(l, fd->type_name, "a field's type_name") &&
-         clean(l, fd->default_value, "a field's default_value") &&
          clean(l, fd->json_name, "a field's json_name");
 }
 
@@ -982,6 +985,7 @@ static int by_value_name(const void *a, const void *b) {
 static bool default_bits(loader *l, lfield *f, uint64_t *bits) {
   const char *s = f->default_value;
   double d;
+  if (f->type != PBC_TYPE_STRING && strlen(s) != f->default_size) return false;
   switch (f->type) {
   case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
   case PBC_TYPE_INT64: case PBC_TYPE_SINT64: case PBC_TYPE_SFIXED64:
@@ -1019,7 +1023,6 @@ static bool default_bits(loader *l, lfield *f, uint64_t *bits) {
     return true;
   }
   case PBC_TYPE_STRING:
-    f->default_size = strlen(s);
     return true;
   case PBC_TYPE_BYTES: {
     char *copy = alloc(l, strlen(s) + 1);
@@ -1047,6 +1050,7 @@ static bool field_default(loader *l, uint8_t syntax, lfield *f) {
       f->enumeration->values[0].number != 0) {
     f->has_default = true;
     f->default_value = f->enumeration->values[0].name;
+    f->default_size = strlen(f->default_value);
   }
   if (!f->has_default) return true;
   if (!default_bits(l, f, &f->default_bits)) {

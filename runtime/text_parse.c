@@ -386,9 +386,15 @@ static bool enter(parser *ps) {
   return true;
 }
 
-/* ConsumeFieldMessage: a message or group value, `{...}` or `<...>`. */
+static bool canonicalize_kept(parser *ps, const pbc_message_desc *type,
+                              size_t at);
+
+/* ConsumeFieldMessage: a message or group value, `{...}` or `<...>`. A
+ * value the decoder keeps as raw bytes (`kept`: an extension's) is written
+ * canonical, as libprotobuf writes the message it parses; the decoder
+ * makes every other value canonical. */
 static bool parse_submessage(parser *ps, const pbc_message_desc *d,
-                             const pbc_field_desc *f) {
+                             const pbc_field_desc *f, bool kept) {
   TRY(enter(ps));
   const char *close;
   TRY(open_delimiter(ps, &close));
@@ -396,7 +402,10 @@ static bool parse_submessage(parser *ps, const pbc_message_desc *d,
   size_t at = 0;
   TRY(put_tag(ps, f->number, group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN));
   if (!group) TRY(open_len(ps, &at));
-  TRY(parse_message(ps, pbc_tbl_link_message(d, f), close));
+  size_t fields = group ? ps->wb.len : at + 1;
+  const pbc_message_desc *type = pbc_tbl_link_message(d, f);
+  TRY(parse_message(ps, type, close));
+  if (kept) TRY(canonicalize_kept(ps, type, fields));
   ps->depth--;
   return group ? put_tag(ps, f->number, PBC_WIRE_END_GROUP) : close_len(ps, at);
 }
@@ -419,6 +428,16 @@ static bool canonicalize(parser *ps, const pbc_message_desc *type, size_t at,
                                 "google.protobuf.Any: %s.",
                          type_name, pbc_status_str(s));
   return true;
+}
+
+/* An extension's message from `at` on, canonical. Required fields are the
+ * whole message's check's business (pbc_wb_decode's), as for any field. */
+static bool canonicalize_kept(parser *ps, const pbc_message_desc *type,
+                              size_t at) {
+  pbc_status s = pbc_wb_canonicalize(&ps->wb, type, at, ps->max_depth, true);
+  return s == PBC_OK ||
+         FAIL_AT_TOKEN(ps, s, "Cannot write the value of type \"%s\": %s.",
+                       pbc_message_full_name(type), pbc_status_str(s));
 }
 
 /* `[prefix/full.Name] { ... }` in an Any (after the `[`): its type_url
@@ -533,7 +552,7 @@ static bool parse_extension_value(parser *ps, const pbc_message_desc *one,
   }
   bool set;
   TRY(pbc_tbl_is_message(&one->fields[0])
-          ? parse_submessage(ps, one, &one->fields[0])
+          ? parse_submessage(ps, one, &one->fields[0], true)
           : parse_value(ps, one, &one->fields[0], &set));
   return !mset || put_tag(ps, PBC_MSET_ITEM, PBC_WIRE_END_GROUP);
 }
@@ -626,13 +645,13 @@ static bool parse_field(parser *ps, const pbc_message_desc *d, size_t frame) {
     if (!try_consume(ps, "]")) {
       for (;;) {
         TRY(!ps->lx.failed);
-        TRY(message ? parse_submessage(ps, d, f) : parse_value(ps, d, f, &set));
+        TRY(message ? parse_submessage(ps, d, f, false) : parse_value(ps, d, f, &set));
         if (try_consume(ps, "]")) break;
         TRY(consume(ps, ","));
       }
     }
   } else {
-    TRY(message ? parse_submessage(ps, d, f) : parse_value(ps, d, f, &set));
+    TRY(message ? parse_submessage(ps, d, f, false) : parse_value(ps, d, f, &set));
   }
   TRY(!ps->lx.failed);
 

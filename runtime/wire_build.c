@@ -169,9 +169,11 @@ pbc_status pbc_wb_canonicalize(pbc_wire_build *b, const pbc_message_desc *type,
 
 bool pbc_wb_any(pbc_wire_build *b, size_t at, const char *url,
                 size_t url_len) {
+  /* value is a proto3 field without presence: an empty one is not
+   * written (nor is an empty type_url, which the parsers never give). */
   size_t value_len = b->len - at;
-  size_t head = 1 + pbc_varint_size(url_len) + url_len + 1 +
-                pbc_varint_size(value_len);
+  size_t head = 1 + pbc_varint_size(url_len) + url_len +
+                (value_len ? 1 + pbc_varint_size(value_len) : 0);
   if (!pbc_wb_reserve(b, head)) return false;
   uint8_t *p = b->out + at;
   memmove(p + head, p, value_len);
@@ -180,8 +182,10 @@ bool pbc_wb_any(pbc_wire_build *b, size_t at, const char *url,
   p += pbc_varint_size(url_len);
   memcpy(p, url, url_len);
   p += url_len;
-  *p++ = 2 << 3 | PBC_WIRE_LEN;
-  pbc_wb_varint_at(p, value_len);
+  if (value_len) {
+    *p++ = 2 << 3 | PBC_WIRE_LEN;
+    pbc_wb_varint_at(p, value_len);
+  }
   b->len += head;
   return true;
 }

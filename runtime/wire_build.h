@@ -127,14 +127,16 @@ void pbc_wb_extension_init(pbc_wb_extension *x, const pbc_extension_info *e);
 
 /* The canonical bytes of the message of type `type` whose fields stand
  * from `at` to the end (in text order, maybe repeated): what libprotobuf
- * stores in Any.value, which it serializes from a message. The decode's
- * status (PBC_ERR_MISSING_REQUIRED unless allow_partial, ...). */
+ * stores in Any.value, which it serializes from a message, and writes for
+ * an extension's message, which pbc keeps as bytes. The decode's status
+ * (PBC_ERR_MISSING_REQUIRED unless allow_partial, ...). */
 pbc_status pbc_wb_canonicalize(pbc_wire_build *b, const pbc_message_desc *type,
                                size_t at, uint32_t max_depth,
                                bool allow_partial);
 
 /* An Any's two fields from the value's bytes standing from `at` to the
- * end: type_url (field 1) and value (field 2) records in their place. */
+ * end: type_url (field 1) and value (field 2, unless empty) records in
+ * their place. */
 bool pbc_wb_any(pbc_wire_build *b, size_t at, const char *url, size_t url_len);
 
 /* ---- The end of a parse ---------------------------------------------------- */

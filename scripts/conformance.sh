@@ -4,6 +4,7 @@
 # libprotobuf, and stages the .proto files a testee needs:
 #   build/conformance/conformance_test_runner
 #   build/conformance/protos/{conformance,google/protobuf}/*.proto
+#     (the conformance messages, and protobuf's unittest*.proto for the e2e tests)
 # Idempotent: the download, the unpack and the build are each skipped when
 # already done. Needs protobuf-compiler, libprotobuf-dev and a C++ compiler
 # ($CXX, else g++, else install-deps.sh's clang++-19).
@@ -77,15 +78,26 @@ fi
 
 # --- 2. The files the runner is built from ----------------------------------
 # conformance/ itself, the test messages (not shipped by libprotobuf-dev), and
-# stringprintf.h, which the runner includes but Debian's headers omit.
-# Debian's patches do not touch these files, so the upstream tarball is enough.
+# stringprintf.h, which the runner includes but Debian's headers omit; also
+# protobuf's own unit-test schemas (unittest.proto and what it imports, the
+# MessageSet and custom-option ones), which test/e2e/unittest_protos.test
+# compiles and compares with libprotobuf. Debian's patches do not touch these
+# files, so the upstream tarball is enough.
 top=protobuf-3.21.12
-if [ ! -f "$src/.unpacked" ] || [ "$src/.unpacked" -ot "$tarball" ]; then
+unittest_protos=(unittest.proto unittest_import.proto unittest_import_public.proto
+                 unittest_mset.proto unittest_mset_wire_format.proto unittest_custom_options.proto)
+unpacked_all() {
+  [ -f "$src/.unpacked" ] && [ "$src/.unpacked" -nt "$tarball" ] || return 1
+  local f
+  for f in "${unittest_protos[@]}"; do [ -f "$src/src/google/protobuf/$f" ] || return 1; done
+}
+if ! unpacked_all; then
   rm -rf "$src" && mkdir -p "$src"
   tar -xf "$tarball" -C "$src" --strip-components=1 \
     "$top/conformance" \
     "$top/src/google/protobuf/test_messages_proto2.proto" \
     "$top/src/google/protobuf/test_messages_proto3.proto" \
+    "${unittest_protos[@]/#/$top/src/google/protobuf/}" \
     "$top/src/google/protobuf/stubs/stringprintf.h" ||
     die "cannot unpack $tarball"
   touch "$src/.unpacked"
@@ -137,4 +149,5 @@ fi
 mkdir -p "$out/protos/conformance" "$out/protos/google/protobuf"
 cp -p "$src/conformance/conformance.proto" "$out/protos/conformance/"
 cp -p "$src"/src/google/protobuf/test_messages_proto{2,3}.proto "$out/protos/google/protobuf/"
+cp -p "${unittest_protos[@]/#/$src/src/google/protobuf/}" "$out/protos/google/protobuf/"
 echo "conformance.sh: $runner ready; testee protos in $out/protos" >&2

@@ -2167,6 +2167,15 @@ class VariantEncoder {
 
   void SetRandom(Message *m, const FieldDescriptor *f) { SetRandomValue(r_, m, f); }
 
+  // Whether a number is a field's or a declared extension's of d. A number
+  // in an extension range that no extension declares is an unknown field
+  // like any other (and must be, or a message with `extensions 1 to max`,
+  // unittest.proto's TestAllExtensions, would have no unknown numbers).
+  static bool NumberTaken(const Descriptor *d, int number) {
+    return d && (d->FindFieldByNumber(number) ||
+                 d->file()->pool()->FindExtensionByNumber(d, number));
+  }
+
  public:
   // An unknown field as libprotobuf never writes one: overlong tags, value
   // and length varints, nested groups (their end tags overlong too). pbc
@@ -2177,7 +2186,7 @@ class VariantEncoder {
     do {
       number = r_.Chance(0.5) ? static_cast<int>(r_.Range(1, 300))
                               : static_cast<int>(r_.Range(1, (1 << 29) - 1));
-    } while (d && (d->FindFieldByNumber(number) || d->IsExtensionNumber(number)));
+    } while (NumberTaken(d, number));
     static const WFL::WireType kTypes[] = {WFL::WIRETYPE_VARINT, WFL::WIRETYPE_FIXED64,
                                            WFL::WIRETYPE_LENGTH_DELIMITED,
                                            WFL::WIRETYPE_START_GROUP, WFL::WIRETYPE_FIXED32};
@@ -2233,7 +2242,7 @@ class VariantEncoder {
       do {
         number = r_.Chance(0.5) ? static_cast<int>(r_.Range(1, 300))
                                 : static_cast<int>(r_.Range(1, (1 << 29) - 1));
-      } while (d && (d->FindFieldByNumber(number) || d->IsExtensionNumber(number)));
+      } while (NumberTaken(d, number));
       wt = kTypes[r_.Below(5)];
       if (wt == WFL::WIRETYPE_START_GROUP && depth > 3) wt = WFL::WIRETYPE_VARINT;
     }

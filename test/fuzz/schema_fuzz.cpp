@@ -75,12 +75,17 @@ void CheckExtensions(const pbc_schema *schema, const gp::Descriptor *d) {
   for (int i = 0; i < d->nested_type_count(); i++) CheckExtensions(schema, d->nested_type(i));
 }
 
-// Whether any string of the message, at any depth, holds a NUL byte.
+// Whether any string of the message, at any depth, holds a NUL byte (pbc
+// refuses those) but a string field's default, which may hold one.
 bool HoldsNul(const gp::Message &m) {
   const gp::Reflection *r = m.GetReflection();
   std::vector<const gp::FieldDescriptor *> fields;
   r->ListFields(m, &fields);
+  const auto *field = dynamic_cast<const gp::FieldDescriptorProto *>(&m);
   for (const gp::FieldDescriptor *f : fields) {
+    if (field && field->type() == gp::FieldDescriptorProto::TYPE_STRING &&
+        f->number() == gp::FieldDescriptorProto::kDefaultValueFieldNumber)
+      continue;
     bool repeated = f->is_repeated();
     int n = repeated ? r->FieldSize(m, f) : 1;
     for (int i = 0; i < n; i++) {
