@@ -386,8 +386,15 @@ static bool enter(parser *ps) {
   return true;
 }
 
+/* An extension's message from `at` on, canonical. Required fields are the
+ * whole message's check's business (pbc_wb_decode's), as for any field. */
 static bool canonicalize_kept(parser *ps, const pbc_message_desc *type,
-                              size_t at);
+                              size_t at) {
+  pbc_status s = pbc_wb_canonicalize(&ps->wb, type, at, ps->max_depth, true);
+  return s == PBC_OK ||
+         FAIL_AT_TOKEN(ps, s, "Cannot write the value of type \"%s\": %s.",
+                       pbc_message_full_name(type), pbc_status_str(s));
+}
 
 /* ConsumeFieldMessage: a message or group value, `{...}` or `<...>`. A
  * value the decoder keeps as raw bytes (`kept`: an extension's) is written
@@ -428,16 +435,6 @@ static bool canonicalize(parser *ps, const pbc_message_desc *type, size_t at,
                                 "google.protobuf.Any: %s.",
                          type_name, pbc_status_str(s));
   return true;
-}
-
-/* An extension's message from `at` on, canonical. Required fields are the
- * whole message's check's business (pbc_wb_decode's), as for any field. */
-static bool canonicalize_kept(parser *ps, const pbc_message_desc *type,
-                              size_t at) {
-  pbc_status s = pbc_wb_canonicalize(&ps->wb, type, at, ps->max_depth, true);
-  return s == PBC_OK ||
-         FAIL_AT_TOKEN(ps, s, "Cannot write the value of type \"%s\": %s.",
-                       pbc_message_full_name(type), pbc_status_str(s));
 }
 
 /* `[prefix/full.Name] { ... }` in an Any (after the `[`): its type_url
