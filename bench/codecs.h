@@ -310,39 +310,48 @@ public:
     for (const std::vector<char> &m : ms_) sizes_.push_back(info_->encoded_size(m.data()));
   }
   ~PbcSerialize() override { pbc_arena_destroy(&arena_); }
+  // The mode is chosen once a pass, not per message: the loop around each
+  // call is as lean as libprotobuf's.
   bool Run() override {
     if (!info_) return false;
-    bool ok = true;
-    for (size_t i = 0; i < ms_.size(); ++i) {
-      const void *m = ms_[i].data();
-      size_t n;
-      uint8_t *start;
-      switch (mode_) {
-      case PbcEncodeMode::SizeFirst:
-        ok &= info_->encode(m, out_.data(), info_->encoded_size(m), &n) == PBC_OK;
-        break;
-      case PbcEncodeMode::Exact:
-        ok &= info_->encode(m, out_.data(), sizes_[i], &n) == PBC_OK;
-        break;
-      case PbcEncodeMode::Large:
-        ok &= info_->encode(m, out_.data(), out_.size(), &n) == PBC_OK;
-        break;
-      case PbcEncodeMode::AtEnd:
-        ok &= info_->encode_at_end(m, out_.data(), out_.size(), &start, &n) == PBC_OK;
-        break;
-      case PbcEncodeMode::TableSizeFirst:
-        ok &= pbc_table_encode(info_->desc, m, out_.data(), pbc_table_encoded_size(info_->desc, m), &n) ==
-              PBC_OK;
-        break;
-      case PbcEncodeMode::TableExact:
-        ok &= pbc_table_encode(info_->desc, m, out_.data(), sizes_[i], &n) == PBC_OK;
-        break;
-      }
+    uint8_t *out = out_.data();
+    const size_t cap = out_.size();
+    size_t n;
+    uint8_t *start;
+    switch (mode_) {
+    case PbcEncodeMode::SizeFirst:
+      return Each([&](const void *m, size_t) {
+        return info_->encode(m, out, info_->encoded_size(m), &n);
+      });
+    case PbcEncodeMode::Exact:
+      return Each([&](const void *m, size_t i) { return info_->encode(m, out, sizes_[i], &n); });
+    case PbcEncodeMode::Large:
+      return Each([&](const void *m, size_t) { return info_->encode(m, out, cap, &n); });
+    case PbcEncodeMode::AtEnd:
+      return Each([&](const void *m, size_t) {
+        return info_->encode_at_end(m, out, cap, &start, &n);
+      });
+    case PbcEncodeMode::TableSizeFirst:
+      return Each([&](const void *m, size_t) {
+        return pbc_table_encode(info_->desc, m, out, pbc_table_encoded_size(info_->desc, m), &n);
+      });
+    case PbcEncodeMode::TableExact:
+      return Each([&](const void *m, size_t i) {
+        return pbc_table_encode(info_->desc, m, out, sizes_[i], &n);
+      });
     }
-    return ok;
+    return false;
   }
 
 private:
+  // encode(message, index) for every message; true when each returned
+  // PBC_OK.
+  template <typename F> bool Each(F encode) const {
+    bool ok = true;
+    for (size_t i = 0; i < ms_.size(); ++i) ok &= encode(ms_[i].data(), i) == PBC_OK;
+    return ok;
+  }
+
   const pbc_message_info *info_;
   PbcEncodeMode mode_;
   std::vector<uint8_t> out_;

@@ -9,33 +9,16 @@
 #include "varint_back.h"
 
 
-#ifdef PBC_WORD_VARINTS
-PBC_NOINLINE static uint8_t *put_varint_long(uint8_t *end, uint64_t v) {
-  return pbc_rt_spread_long(end, pbc_rt_spread7(v), v);
-}
-#endif
-
-/* The generated code writes one- and two-byte varints inline; this is
- * the rest (inlined there too: a call costs as much as the loop). The size
- * comes first, without a loop. */
+/* The generated code writes one- and two-byte varints inline, and longer
+ * ones with the slack writer below when its room check held: this is the
+ * rest (near the front of an exactly sized buffer), out of line, where
+ * the bytes below the varint may not be written. */
 PBC_ALWAYS_INLINE uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
-#ifdef PBC_WORD_VARINTS
-  if (v >= (UINT64_C(1) << 56)) return put_varint_long(end, v);
-#endif
-  uint8_t *start = end - pbc_varint_size(v);
-  uint8_t *p = start;
-  /* Bounded by the value, not a count: nothing for the compiler to unroll. */
-  while (v >= 0x80) {
-    *p++ = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  *p = (uint8_t)v;
-  return start;
+  return pbc_rt_varint_back(end, v);
 }
 
 /* Inlined where the generated code has checked its room: it is called
- * for every wide singular varint, and with the call gone the two forms
- * share one spread7. */
+ * for every long varint then. */
 PBC_ALWAYS_INLINE uint8_t *
 pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
   return pbc_rt_varint_back_slack(end, v);

@@ -231,7 +231,7 @@ static PBC_ALWAYS_INLINE uint8_t *varint_back(uint8_t *pos, uint64_t v,
     pos[1] = (uint8_t)(v >> 7);
     return pos;
   }
-  return slack ? pbc_rt_varint_back_slack(pos, v) : pbc_rt_put_varint(pos, v);
+  return slack ? pbc_rt_varint_back_slack(pos, v) : pbc_rt_varint_back(pos, v);
 }
 
 static PBC_ALWAYS_INLINE uint8_t *tag_back(uint8_t *pos,

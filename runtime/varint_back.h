@@ -7,61 +7,66 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pbc/writer.h"
 #include "pbc_rt.h"
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PBC_WORD_VARINTS 1
-
-/* The low 56 bits of v as eight 7-bit groups, one a byte, by halving:
- * 28-bit halves into 32-bit lanes, 14-bit quarters into 16-bit lanes,
- * then bytes. */
-static inline uint64_t pbc_rt_spread7(uint64_t v) {
-  uint64_t x = (v & UINT64_C(0x000000000fffffff)) |
-               ((v & UINT64_C(0x00fffffff0000000)) << 4);
-  x = (x & UINT64_C(0x00003fff00003fff)) |
-      ((x & UINT64_C(0x0fffc0000fffc000)) << 2);
-  return (x & UINT64_C(0x007f007f007f007f)) |
-         ((x & UINT64_C(0x3f803f803f803f80)) << 1);
-}
-
-/* 9 and 10 bytes (v >= 2^56), from pbc_rt_spread7(v): the first eight
- * bytes as one word, all with their continuation bit, inside the varint;
- * then the top 8 bits. */
-static PBC_ALWAYS_INLINE uint8_t *pbc_rt_spread_long(uint8_t *end,
-                                                     uint64_t spread,
+/* v as a varint ending at `end`, one byte at a time: for when only its
+ * own bytes may be written. The size comes first, without a loop. */
+static PBC_ALWAYS_INLINE uint8_t *pbc_rt_varint_back(uint8_t *end,
                                                      uint64_t v) {
-  uint64_t x = spread | UINT64_C(0x8080808080808080);
-  uint8_t top = (uint8_t)(v >> 56);
-  if (top < 0x80) {
-    memcpy(end - 9, &x, 8);
-    end[-1] = top;
-    return end - 9;
+  uint8_t *start = end - pbc_varint_size(v);
+  uint8_t *p = start;
+  /* Bounded by the value, not a count: nothing for the compiler to unroll. */
+  while (v >= 0x80) {
+    *p++ = (uint8_t)(v | 0x80);
+    v >>= 7;
   }
-  memcpy(end - 10, &x, 8);
-  end[-2] = top;
-  end[-1] = 1;
-  return end - 10;
+  *p = (uint8_t)v;
+  return start;
 }
 
+#if PBC_WORD_STORES
 /* v as a varint ending at `end`, when the 10 bytes below `end` may be
- * written: one 8-byte store for values of up to 8 bytes; whatever lands
- * below the varint's start is overwritten later. */
+ * written: the forward writer's pieces (pbc/writer_internal.h: the 7-bit
+ * groups spread into a register, the continuation bits and the length
+ * from one table indexed by the highest set bit), stored as one word
+ * shifted up so that the varint ends at `end`; whatever lands below its
+ * start is overwritten later. Up to 4 bytes (every varint of a value below
+ * 2^28, the common long one) a 4-byte word, up to 8 an 8-byte one, then
+ * a word and the top bits. */
 static PBC_ALWAYS_INLINE uint8_t *pbc_rt_varint_back_slack(uint8_t *end,
                                                            uint64_t v) {
-  uint64_t x = pbc_rt_spread7(v);
-  if (v >= (UINT64_C(1) << 56)) return pbc_rt_spread_long(end, x, v);
-  size_t n = pbc_varint_size(v);
-  /* Continuation bits on all bytes but the last, then the varint moved to
-   * the top of the word so that it ends at `end`; the word's low bytes land
-   * in the free room below it. */
-  x |= UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (n - 1))) - 1);
-  x <<= 8 * (8 - n);
-  memcpy(end - 8, &x, 8);
-  return end - n;
+  uint32_t top = (uint32_t)(v >> 56);
+  if (PBC_LIKELY(top == 0)) {
+    size_t hi = pbc__highest_bit(v | 1);
+    size_t n = pbc__varint_len(hi);
+    if (hi < 28) {
+      uint32_t x = pbc__spread28((uint32_t)v) | (uint32_t)pbc__varint_cont(hi);
+      pbc__store_le32(end - 4, x << (8 * (4 - n)));
+      return end - n;
+    }
+    uint64_t x = pbc__spread7(v) | pbc__varint_cont(hi);
+    pbc__store_le64(end - 8, x << (8 * (8 - n)));
+    return end - n;
+  }
+  /* 9 or 10 bytes: the low 56 bits, all with their continuation bit, then
+   * bits 56-62 (with bit 63 in a tenth byte). A field's values are mostly
+   * of one length: a branch, not a computed shift. */
+  uint64_t low = pbc__spread7_halves((v & 0x0FFFFFFFu) | (v << 8 >> 36 << 32)) |
+                 UINT64_C(0x8080808080808080);
+  if (top < 0x80) {
+    end[-1] = (uint8_t)top;
+    pbc__store_le64(end - 9, low);
+    return end - 9;
+  }
+  pbc__store_le16(end - 2, top + 0x100);
+  pbc__store_le64(end - 10, low);
+  return end - 10;
 }
 #else
-static inline uint8_t *pbc_rt_varint_back_slack(uint8_t *end, uint64_t v) {
-  return pbc_rt_put_varint(end, v);
+static PBC_ALWAYS_INLINE uint8_t *pbc_rt_varint_back_slack(uint8_t *end,
+                                                           uint64_t v) {
+  return pbc_rt_varint_back(end, v);
 }
 #endif
 

@@ -64,11 +64,28 @@ struct MergeAdjacentPutBytes : OpRewritePattern<PutBytesOp> {
     return success();
   }
 };
+
+/// put_bytes(put_varint(p, v), B) -> put_varint(p, v) prefix B: the bytes
+/// (a tag) go out on each of the varint's paths, where they join its store.
+struct PrefixPutVarint : OpRewritePattern<PutBytesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PutBytesOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getPos().getDefiningOp<PutVarintOp>();
+    if (!inner || !inner->hasOneUse())
+      return failure();
+    std::string merged = (op.getBytes() + inner.getPrefix().value_or("")).str();
+    rewriter.modifyOpInPlace(
+        inner, [&] { inner.setPrefixAttr(rewriter.getStringAttr(merged)); });
+    rewriter.replaceOp(op, inner.getResult());
+    return success();
+  }
+};
 } // namespace
 
 void PutBytesOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                              MLIRContext *context) {
-  patterns.add<MergeAdjacentPutBytes>(context);
+  patterns.add<MergeAdjacentPutBytes, PrefixPutVarint>(context);
 }
 
 //===----------------------------------------------------------------------===//
@@ -78,6 +95,12 @@ void PutBytesOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 LogicalResult PutBytesOp::verify() {
   if (getBytes().empty())
     return emitOpError("writes no bytes");
+  return success();
+}
+
+LogicalResult PutVarintOp::verify() {
+  if (std::optional<StringRef> prefix = getPrefix(); prefix && prefix->empty())
+    return emitOpError("has an empty prefix");
   return success();
 }
 

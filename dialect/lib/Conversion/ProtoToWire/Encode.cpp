@@ -45,7 +45,8 @@ private:
   Value encodeScalarRun(ArrayRef<const FieldPlan *> run, Value pos);
   Value anyPresenceBit(ArrayRef<const FieldPlan *> fields);
   Value encodeScalarChunk(ArrayRef<const FieldPlan *> run, Value pos);
-  Value putVarintWithSlack(const FieldTypeInfo &type, Value pos, Value v);
+  Value slackAt(Value pos);
+  Value putVarint(const FieldTypeInfo &type, Value pos, Value v, Value slack);
   Value putConstant(Value pos, StringRef bytes);
   Value putLengthAndTag(const FieldPlan &f, Value pos, Value len);
   Value putEmbedded(const FieldPlan &f, Value sub, Value pos);
@@ -214,7 +215,7 @@ Value EncoderBuilder::encodeScalarChunk(ArrayRef<const FieldPlan *> run,
   }
   // Near the front of an exactly sized buffer the bound fails: the exact
   // size then counts only the fields that are there.
-  Value roomy = ensureRoom(pos, cx.cst(cx.i64, bound), [&] {
+  ensureRoom(pos, cx.cst(cx.i64, bound), [&] {
     Value exact = cx.cst(cx.i64, 0);
     for (size_t i = 0; i < run.size(); ++i) {
       const FieldPlan &f = *run[i];
@@ -229,27 +230,27 @@ Value EncoderBuilder::encodeScalarChunk(ArrayRef<const FieldPlan *> run,
     const FieldPlan &f = *run[i];
     const FieldTypeInfo &type = *f.type;
     pos = putIf(present[i], pos, [&](Value q) {
-      // 64-bit values are often long: when the bound held, such a varint
-      // has 10 bytes of room and may be written as one word.
-      if (type.isWideVarint())
-        q = putIf(
-            roomy, q,
-            [&](Value r) { return putVarintWithSlack(type, r, value(f)); },
-            [&](Value r) { return cx.putValue(type, r, value(f)); });
-      else
-        q = cx.putValue(type, q, value(f));
+      q = type.constantWireSize() ? cx.putValue(type, q, value(f))
+                                  : putVarint(type, q, value(f), slackAt(q));
       return cx.putBytes(q, f.tag);
     });
   }
   return pos;
 }
 
-/// A varint written where the 10 bytes below `pos` are known to be free.
-Value EncoderBuilder::putVarintWithSlack(const FieldTypeInfo &type, Value pos,
-                                         Value v) {
-  auto put = b.create<wire::PutVarintOp>(loc, pos, cx.toVarint(type, v));
-  put.setSlack(true);
-  return put;
+/// Whether the 10 bytes below `pos` are free: tested where a long varint
+/// is written, not kept from the chunk's room check, so that no flag stays
+/// live across the chunk's fields.
+Value EncoderBuilder::slackAt(Value pos) {
+  return cx.cmp(arith::CmpIPredicate::sge, cx.ptrDiff(pos, limit),
+                cx.cst(cx.i64, PBC_MAX_VARINT_BYTES));
+}
+
+/// A varint, written as one word spilling into the free bytes below it
+/// when `slack` holds (the 10 bytes below `pos` are free).
+Value EncoderBuilder::putVarint(const FieldTypeInfo &type, Value pos, Value v,
+                                Value slack) {
+  return b.create<wire::PutVarintOp>(loc, pos, cx.toVarint(type, v), slack);
 }
 
 Value EncoderBuilder::putConstant(Value pos, StringRef bytes) {
@@ -261,11 +262,11 @@ Value EncoderBuilder::putConstant(Value pos, StringRef bytes) {
 Value EncoderBuilder::putLengthAndTag(const FieldPlan &f, Value pos,
                                       Value len) {
   int64_t tag = f.lengthTag.size();
-  ensureRoom(pos, cx.cst(cx.i64, tag + 10), [&] {
+  Value roomy = ensureRoom(pos, cx.cst(cx.i64, tag + 10), [&] {
     return b.create<arith::AddIOp>(loc, b.create<wire::VarintSizeOp>(loc, len),
                                    cx.cst(cx.i64, tag));
   });
-  pos = b.create<wire::PutVarintOp>(loc, pos, len);
+  pos = b.create<wire::PutVarintOp>(loc, pos, len, roomy);
   return cx.putBytes(pos, f.lengthTag);
 }
 
@@ -290,14 +291,13 @@ Value EncoderBuilder::putString(const FieldPlan &f, Value addr, Value pos) {
   Value data = cx.viewData(addr);
   Value len = cx.viewSize(addr);
   int64_t tag = f.lengthTag.size();
-  ensureRoom(pos,
-             b.create<arith::AddIOp>(loc, len, cx.cst(cx.i64, tag + 10)),
-             [&] {
-               return b.create<arith::AddIOp>(
-                   loc, cx.lengthDelimitedSize(len), cx.cst(cx.i64, tag));
-             });
+  Value roomy = ensureRoom(
+      pos, b.create<arith::AddIOp>(loc, len, cx.cst(cx.i64, tag + 10)), [&] {
+        return b.create<arith::AddIOp>(loc, cx.lengthDelimitedSize(len),
+                                       cx.cst(cx.i64, tag));
+      });
   pos = b.create<wire::PutDataOp>(loc, pos, data, len);
-  pos = b.create<wire::PutVarintOp>(loc, pos, len);
+  pos = b.create<wire::PutVarintOp>(loc, pos, len, roomy);
   return cx.putBytes(pos, f.lengthTag);
 }
 
@@ -305,11 +305,12 @@ Value EncoderBuilder::putString(const FieldPlan &f, Value addr, Value pos) {
 Value EncoderBuilder::putScalar(const FieldPlan &f, Value v, Value pos) {
   const FieldTypeInfo &type = *f.type;
   int64_t tag = f.tag.size();
-  ensureRoom(pos, cx.cst(cx.i64, tag + type.maxWireSize()), [&] {
+  Value roomy = ensureRoom(pos, cx.cst(cx.i64, tag + type.maxWireSize()), [&] {
     return b.create<arith::AddIOp>(loc, cx.valueSize(type, v),
                                    cx.cst(cx.i64, tag));
   });
-  pos = cx.putValue(type, pos, v);
+  pos = type.constantWireSize() ? cx.putValue(type, pos, v)
+                                : putVarint(type, pos, v, roomy);
   return cx.putBytes(pos, f.tag);
 }
 
@@ -386,7 +387,7 @@ Value EncoderBuilder::encodeRepeated(const FieldPlan &f, Value addr,
         // room for its longest form, a varint may be written as one word
         // that spills into the free bytes below it.
         auto putWithSlack = [&](Value p, Value v) {
-          return putVarintWithSlack(type, p, v);
+          return putVarint(type, p, v, cx.cst(cx.i1, 1));
         };
         Value longest = cx.cst(cx.i64, type.maxWireSize());
         Value bound = b.create<arith::MulIOp>(loc, count, longest);

@@ -1,8 +1,9 @@
 //===- Encode.cpp - put_*: writing backwards --------------------------------===//
 //
-// Tags are constants, written as the widest stores that fit; varints of one
-// and two bytes and strings of up to 64 bytes are written inline, longer
-// ones by the runtime or memcpy.
+// Tags are constants, written as the widest stores that fit, joined to the
+// value's store where they precede a short varint; varints of one and two
+// bytes and strings of up to 64 bytes are written inline, longer ones by
+// the runtime or memcpy.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -13,6 +14,25 @@ namespace abi = pbc::abi;
 
 namespace {
 
+/// `bytes` as the widest little-endian integer stores that fit, from
+/// `start` up.
+void storeConstant(Emitter &e, Value start, StringRef bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    size_t width = 8;
+    while (width > bytes.size() - done)
+      width /= 2;
+    uint64_t word = 0;
+    for (size_t i = 0; i < width; ++i)
+      word |= uint64_t(uint8_t(bytes[done + i])) << (8 * i);
+    Type t = e.rw.getIntegerType(width * 8);
+    e.rw.create<LLVM::StoreOp>(e.loc, e.cst(t, word),
+                               done ? e.gep(start, done) : start,
+                               /*alignment=*/1);
+    done += width;
+  }
+}
+
 /// Constant bytes become the widest little-endian integer stores that fit.
 struct PutBytesLowering : OpConversionPattern<PutBytesOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -22,29 +42,18 @@ struct PutBytesLowering : OpConversionPattern<PutBytesOp> {
     Emitter e{rw, op.getLoc()};
     StringRef bytes = op.getBytes();
     Value start = e.gep(adaptor.getPos(), -int64_t(bytes.size()));
-    size_t done = 0;
-    while (done < bytes.size()) {
-      size_t width = 8;
-      while (width > bytes.size() - done)
-        width /= 2;
-      uint64_t word = 0;
-      for (size_t i = 0; i < width; ++i)
-        word |= uint64_t(uint8_t(bytes[done + i])) << (8 * i);
-      Type t = rw.getIntegerType(width * 8);
-      rw.create<LLVM::StoreOp>(e.loc, e.cst(t, word), e.gep(start, done),
-                               /*alignment=*/1);
-      done += width;
-    }
+    storeConstant(e, start, bytes);
     rw.replaceOp(op, start);
     return success();
   }
 };
 
-/// Varints written backwards: one and two bytes (small values, most
-/// lengths) inline as one store, the longer forms in the runtime.
-///   if (v < 0x80)   -> store i8 v at pos - 1
-///   if (v < 0x4000) -> store i16 (v & 0x7f | 0x80) | (v >> 7) << 8 at pos - 2
-///   else runtime(pos, v)   (with `slack`: the one-word writer)
+/// Varints written backwards, with their prefix (the tag) on each path:
+///   v < 0x80   -> the byte, then the prefix
+///   v < 0x4000 -> the two bytes (v & 0x7f | 0x80) | (v >> 7) << 8, then
+///                 the prefix
+///   else       -> slack ? the runtime's one-word writer : its loop; then
+///                 the prefix below what it wrote
 struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -52,13 +61,42 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
                   ConversionPatternRewriter &rw) const override {
     Emitter e{rw, op.getLoc()};
     Value pos = adaptor.getPos(), v = adaptor.getValue();
+    StringRef prefix = op.getPrefix().value_or("");
+    int64_t p = prefix.size();
 
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
-    Block *slow = e.newBlockBefore(done);
-    Block *two = e.newBlockBefore(slow);
+    Value room = adaptor.getSlack();
+    Block *plain = e.newBlockBefore(done);
+    Block *slack = room ? e.newBlockBefore(plain) : nullptr;
+    Block *isLong = e.newBlockBefore(slack ? slack : plain);
+    Block *two = e.newBlockBefore(isLong);
     Block *notOne = e.newBlockBefore(two);
     Block *one = e.newBlockBefore(notOne);
+
+    // The n low bytes of `bytes` (an i64) and the prefix below them, ending
+    // at pos; then to `done` with where the prefix starts. Two stores: one
+    // joined word would cost a shift and an or.
+    auto putShort = [&](Value bytes, int64_t n) {
+      Value value =
+          rw.create<LLVM::TruncOp>(e.loc, rw.getIntegerType(8 * n), bytes);
+      Value start = e.gep(pos, -n);
+      rw.create<LLVM::StoreOp>(e.loc, value, start, /*alignment=*/1);
+      if (p) {
+        start = e.gep(pos, -(n + p));
+        storeConstant(e, start, prefix);
+      }
+      rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+    };
+    // The runtime's writer, then the prefix below its varint.
+    auto putLong = [&](abi::Runtime fn) {
+      Value start = e.callRuntime(op, fn, {pos, v});
+      if (p) {
+        start = e.gep(start, -p);
+        storeConstant(e, start, prefix);
+      }
+      rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+    };
 
     rw.setInsertionPointToEnd(before);
     Value isOne = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, v,
@@ -66,15 +104,12 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
     rw.create<LLVM::CondBrOp>(e.loc, isOne, one, notOne);
 
     rw.setInsertionPointToStart(one);
-    Value p1 = e.gep(pos, -1);
-    rw.create<LLVM::StoreOp>(e.loc, rw.create<LLVM::TruncOp>(e.loc, e.i8, v),
-                             p1, /*alignment=*/1);
-    rw.create<LLVM::BrOp>(e.loc, ValueRange{p1}, done);
+    putShort(v, 1);
 
     rw.setInsertionPointToStart(notOne);
     Value isTwo = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, v,
                                           e.cst(e.i64, 0x4000));
-    rw.create<LLVM::CondBrOp>(e.loc, isTwo, two, slow);
+    rw.create<LLVM::CondBrOp>(e.loc, isTwo, two, isLong);
 
     rw.setInsertionPointToStart(two);
     Value low = rw.create<LLVM::OrOp>(
@@ -83,19 +118,18 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
     Value high = rw.create<LLVM::ShlOp>(
         e.loc, rw.create<LLVM::LShrOp>(e.loc, v, e.cst(e.i64, 7)),
         e.cst(e.i64, 8));
-    Value word = rw.create<LLVM::TruncOp>(
-        e.loc, rw.getIntegerType(16), rw.create<LLVM::OrOp>(e.loc, low, high));
-    Value p2 = e.gep(pos, -2);
-    rw.create<LLVM::StoreOp>(e.loc, word, p2, /*alignment=*/1);
-    rw.create<LLVM::BrOp>(e.loc, ValueRange{p2}, done);
+    putShort(rw.create<LLVM::OrOp>(e.loc, low, high), 2);
 
-    rw.setInsertionPointToStart(slow);
-    Value start = e.callRuntime(op,
-                                op.getSlack()
-                                    ? abi::Runtime::pbc_rt_put_varint_slack
-                                    : abi::Runtime::pbc_rt_put_varint,
-                                {pos, v});
-    rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+    rw.setInsertionPointToStart(isLong);
+    if (room) {
+      rw.create<LLVM::CondBrOp>(e.loc, room, slack, plain);
+      rw.setInsertionPointToStart(slack);
+      putLong(abi::Runtime::pbc_rt_put_varint_slack);
+    } else {
+      rw.create<LLVM::BrOp>(e.loc, ValueRange(), plain);
+    }
+    rw.setInsertionPointToStart(plain);
+    putLong(abi::Runtime::pbc_rt_put_varint);
 
     rw.replaceOp(op, done->getArguments());
     return success();

@@ -48,14 +48,33 @@ llvm.func @merge(%p: !llvm.ptr) -> !llvm.ptr {
 
 // -----
 
-// A value between two constant writes keeps them apart.
-// CHECK-LABEL: llvm.func @no_merge
-llvm.func @no_merge(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
-  // CHECK: wire.put_bytes %arg0, "\1A"
-  // CHECK: wire.put_varint
-  // CHECK: wire.put_bytes %{{.*}}, "\08"
+// A value between two constant writes keeps them apart; the write before
+// the varint (its tag) becomes the varint's prefix, so that each of the
+// varint's paths stores it.
+// CHECK-LABEL: llvm.func @prefix
+llvm.func @prefix(%p: !llvm.ptr, %v: i64, %room: i1) -> !llvm.ptr {
+  // CHECK-NEXT: %[[A:.*]] = wire.put_bytes %arg0, "\1A"
+  // CHECK-NEXT: %[[B:.*]] = wire.put_varint %[[A]], %arg1 slack %arg2 prefix "\80\01\08"
+  // CHECK-NEXT: llvm.return %[[B]]
   %0 = wire.put_bytes %p, "\1A"
-  %1 = wire.put_varint %0, %v
+  %1 = wire.put_varint %0, %v slack %room
   %2 = wire.put_bytes %1, "\08"
-  llvm.return %2 : !llvm.ptr
+  %3 = wire.put_bytes %2, "\80\01"
+  llvm.return %3 : !llvm.ptr
+}
+
+// -----
+
+// A varint whose position is used again keeps its writes apart.
+// CHECK-LABEL: llvm.func @no_prefix
+llvm.func @no_prefix(%p: !llvm.ptr, %v: i64) -> !llvm.struct<(ptr, ptr)> {
+  // CHECK: %[[A:.*]] = wire.put_varint %arg0, %arg1{{$}}
+  // CHECK-NEXT: %[[B:.*]] = wire.put_bytes %[[A]], "\08"
+  // CHECK: llvm.return
+  %0 = wire.put_varint %p, %v
+  %1 = wire.put_bytes %0, "\08"
+  %2 = llvm.mlir.undef : !llvm.struct<(ptr, ptr)>
+  %3 = llvm.insertvalue %0, %2[0] : !llvm.struct<(ptr, ptr)>
+  %4 = llvm.insertvalue %1, %3[1] : !llvm.struct<(ptr, ptr)>
+  llvm.return %4 : !llvm.struct<(ptr, ptr)>
 }

@@ -59,6 +59,14 @@ llvm.func @f(%p: !llvm.ptr) {
 
 // -----
 
+llvm.func @f(%p: !llvm.ptr, %v: i64) {
+  // expected-error@+1 {{has an empty prefix}}
+  %0 = wire.put_varint %p, %v prefix ""
+  llvm.return
+}
+
+// -----
+
 llvm.func @f(%state: !llvm.ptr) {
   %d = wire.decoder %state
   // expected-error@+1 {{status 0 is not a decoding error}}

@@ -49,9 +49,6 @@ struct FieldTypeInfo {
   bool isPackable() const { return isVarint() || fixedWidth(); }
   bool isView() const { return repr == ValueRepr::VIEW; }
   bool isMessage() const { return repr == ValueRepr::MESSAGE; }
-  /// Varints of 64-bit values, often long enough to be worth one 8-byte
-  /// store.
-  bool isWideVarint() const { return isVarint() && size == 8; }
   /// Bytes a scalar value always takes on the wire (fixed widths, bools),
   /// 0 when that depends on the value.
   unsigned constantWireSize() const {

@@ -90,18 +90,38 @@ def Wire_PutBytesOp : Wire_Op<"put_bytes", [MemoryEffects<[MemWrite]>]> {
 }
 
 def Wire_PutVarintOp : Wire_Op<"put_varint", [MemoryEffects<[MemWrite]>]> {
-  let summary = "write a varint ending at $pos";
+  let summary = "write a varint ending at $pos, and constant bytes before it";
   let description = [{
     The value is unsigned: int32 and enum values are sign-extended to i64
     first (ten bytes when negative), uint32 zero-extended.
 
-    With `slack`, the caller has checked that the ten bytes below $pos are
-    free, so a long varint may be written as one 8-byte word that also
-    covers unused bytes below its start.
+    `prefix`: constant bytes (the field's tag) that end where the varint
+    starts, written on each of the varint's paths, so that the tag's store
+    joins the value's (one store for a short value) and no join follows
+    the varint before the tag. `put_bytes` of a `put_varint` canonicalizes
+    into this.
+
+    `slack`: when true at run time, the ten bytes below $pos are free, so a
+    long varint may be written as one word that also covers unused bytes
+    below its start (the prefix then overwrites them). A constant true
+    leaves only that form.
+
+    ```mlir
+    %p1 = wire.put_varint %p0, %v slack %roomy prefix "\08"
+    ```
   }];
-  let arguments = (ins Wire_Ptr:$pos, I64:$value, UnitAttr:$slack);
+  let arguments = (ins Wire_Ptr:$pos, I64:$value, Optional<I1>:$slack,
+                       OptionalAttr<StrAttr>:$prefix);
   let results = (outs Wire_Ptr:$result);
-  let assemblyFormat = "$pos `,` $value attr-dict";
+  let assemblyFormat =
+      "$pos `,` $value (`slack` $slack^)? (`prefix` $prefix^)? attr-dict";
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "mlir::Value":$pos, "mlir::Value":$value,
+                   CArg<"mlir::Value", "{}">:$slack), [{
+      build($_builder, $_state, pos, value, slack, mlir::StringAttr());
+    }]>
+  ];
 }
 
 def Wire_PutFixedOp : Wire_Op<"put_fixed", [MemoryEffects<[MemWrite]>]> {

@@ -27,9 +27,10 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: llvm.call @pbc__M_enc(%{{.*}}, %{{.*}}, %arg2)
 // CHECK: %[[C12:.*]] = arith.constant 12 : i64
 // CHECK: %[[ROOM:.*]] = arith.subi
-// CHECK: arith.cmpi sge, %[[ROOM]], %[[C12]]
-// CHECK: wire.put_varint
-// CHECK: wire.put_bytes %{{.*}}, "\82\01"
+// CHECK: %[[LENROOMY:.*]] = arith.cmpi sge, %[[ROOM]], %[[C12]]
+// With that room, a long length may spill a word below it (slack).
+// CHECK: %[[LEN:.*]] = wire.put_varint %{{.*}}, %{{.*}} slack %[[LENROOMY]]
+// CHECK-NEXT: wire.put_bytes %[[LEN]], "\82\01"
 // CHECK: wire.varint_size
 // Field 4, fixed64 (its 9-byte bound was checked before the sub-message's
 // blocks in the output).
@@ -37,21 +38,21 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: wire.put_bytes %{{.*}}, "!"
 // The packed field: a loop over the elements, last first. With room for
 // 10 bytes an element, checked once, no element checks its own, and a long
-// varint may spill a word into the free bytes below it ({slack}); near the
+// varint may spill a word into the free bytes below it (slack); near the
 // front of the buffer, a second loop checks each element.
 // CHECK: %[[PACKEDBOUND:.*]] = arith.muli %{{.*}}, %c10_i64
 // CHECK: %[[PACKEDROOMY:.*]] = arith.cmpi sge, %{{.*}}, %[[PACKEDBOUND]]
 // CHECK: llvm.cond_br %[[PACKEDROOMY]]
 // CHECK: wire.zigzag_encode
 // CHECK-NEXT: arith.extui
-// CHECK-NEXT: wire.put_varint %{{.*}}, %{{.*}} {slack}
+// CHECK-NEXT: wire.put_varint %{{.*}}, %{{.*}} slack %true
 // CHECK-NEXT: llvm.br
 // CHECK: arith.cmpi sge, %{{.*}}, %c10_i64
-// CHECK: wire.put_varint %{{.*}}, %{{.*}} {slack}
+// CHECK: wire.put_varint %{{.*}}, %{{.*}} slack %true
 // CHECK: wire.varint_size
-// CHECK: wire.put_varint
-// CHECK-NOT: {slack}
-// CHECK: wire.put_bytes %{{.*}}, "\1A"
+// CHECK: wire.put_varint %{{.*}}, %{{.*}}{{$}}
+// CHECK: wire.put_varint %{{.*}}, %{{.*}} slack
+// CHECK-NEXT: wire.put_bytes %{{.*}}, "\1A"
 // CHECK: wire.put_data
 // CHECK: wire.put_bytes %{{.*}}, "\12"
 // CHECK: wire.put_bytes %{{.*}}, "\08"

@@ -26,17 +26,21 @@ proto.message @P file "g.proto" {
 // CHECK: llvm.cond_br %[[ANY1]], ^[[RUN1BB:bb[0-9]+]], ^[[AFTER1:bb[0-9]+]](
 // CHECK: ^[[RUN1BB]]:
 // CHECK: %[[ROOMY:.*]] = arith.cmpi sge, %{{.*}}, %c31_i64
-// The int64 (field 8): when that bound held, it has 10 bytes of room and a
-// long value is written as one word ({slack}); else the plain writer.
 // CHECK: llvm.cond_br %[[ROOMY]]
-// CHECK: llvm.cond_br %[[ROOMY]], ^[[SLACK:bb[0-9]+]], ^[[PLAIN:bb[0-9]+]]
-// CHECK: ^[[SLACK]]:
-// CHECK: wire.put_varint %{{.*}}, %{{.*}} {slack}
-// CHECK: ^[[PLAIN]]:
-// CHECK-NOT: slack
-// CHECK: wire.put_varint
-// CHECK-NOT: slack
-// CHECK: wire.put_bytes %{{.*}}, "@"
+// Each varint (the uint32, field 9, and the int64, field 8) tests the 10
+// bytes below it where it is written: with them, a long value is one word
+// (slack). No flag from the room check lives across the run.
+// CHECK: %[[ROOM9:.*]] = arith.subi
+// CHECK-NEXT: %[[SLACK9:.*]] = arith.cmpi sge, %[[ROOM9]], %c10_i64
+// CHECK: %[[P9:.*]] = wire.put_varint %{{.*}}, %{{.*}} slack %[[SLACK9]]
+// CHECK-NEXT: wire.put_bytes %[[P9]], "H"
+// CHECK: %[[ROOM8:.*]] = arith.subi
+// CHECK-NEXT: %[[SLACK8:.*]] = arith.cmpi sge, %[[ROOM8]], %c10_i64
+// CHECK: %[[P8:.*]] = wire.put_varint %{{.*}}, %{{.*}} slack %[[SLACK8]]
+// CHECK-NEXT: wire.put_bytes %[[P8]], "@"
+// The double (field 7) has no varint to spill.
+// CHECK: wire.put_fixed %{{.*}} : f64
+// CHECK-NEXT: wire.put_bytes %{{.*}}, "9"
 // CHECK: %[[RUN2:.*]] = arith.andi %{{.*}}, %c31_i32
 // CHECK: %[[ANY2:.*]] = arith.cmpi ne, %[[RUN2]], %c0_i32
 // CHECK: llvm.cond_br %[[ANY2]]

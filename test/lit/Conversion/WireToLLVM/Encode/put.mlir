@@ -25,14 +25,15 @@ llvm.func @put_fixed(%p: !llvm.ptr, %v: f64) -> !llvm.ptr {
 // -----
 
 // Backwards varints: one byte (below 0x80) and two bytes (below 0x4000) are
-// one store each, the rest goes to the runtime.
+// one store each, the rest goes to the runtime (its byte loop without a
+// slack operand).
 // CHECK-LABEL: llvm.func @put_varint
 // CHECK: %[[ONE:.*]] = llvm.icmp "ult" %arg1, %{{.*}} : i64
 // CHECK: llvm.cond_br %[[ONE]], ^[[B1:bb[0-9]+]], ^[[NOT1:bb[0-9]+]]
 // CHECK: ^[[B1]]:
+// CHECK-NEXT: %[[BYTE:.*]] = llvm.trunc %arg1 : i64 to i8
 // CHECK: %[[P1:.*]] = llvm.getelementptr %arg0[%{{.*}}]
-// CHECK: %[[BYTE:.*]] = llvm.trunc %arg1 : i64 to i8
-// CHECK: llvm.store %[[BYTE]], %[[P1]] {alignment = 1 : i64} : i8, !llvm.ptr
+// CHECK-NEXT: llvm.store %[[BYTE]], %[[P1]] {alignment = 1 : i64} : i8, !llvm.ptr
 // CHECK: llvm.br ^[[DONE:bb[0-9]+]](%[[P1]] : !llvm.ptr)
 // CHECK: ^[[NOT1]]:
 // CHECK: %[[TWO:.*]] = llvm.icmp "ult" %arg1, %{{.*}} : i64
@@ -53,12 +54,42 @@ llvm.func @put_varint(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
 
 // -----
 
-// With slack (room checked for 10 bytes), the long forms go to the
-// runtime's one-word writer.
-// CHECK-LABEL: llvm.func @put_varint_slack
-// CHECK: llvm.call @pbc_rt_put_varint_slack(%arg0, %arg1)
-llvm.func @put_varint_slack(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
-  %0 = wire.put_varint %p, %v {slack}
+// A prefix (the tag) is stored on each path, below the varint's bytes;
+// the long forms go to the runtime's one-word writer when the slack
+// operand holds (10 bytes of room below), else to its byte loop.
+// CHECK-LABEL: llvm.func @put_varint_prefix
+// CHECK: llvm.cond_br %{{.*}}, ^[[B1:bb[0-9]+]], ^[[NOT1:bb[0-9]+]]
+// CHECK: ^[[B1]]:
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr
+// CHECK: %[[C3:.*]] = llvm.mlir.constant(-3 : i64) : i64
+// CHECK-NEXT: %[[T1:.*]] = llvm.getelementptr %arg0[%[[C3]]]
+// CHECK-NEXT: %[[TAG1:.*]] = llvm.mlir.constant(384 : i16) : i16
+// CHECK-NEXT: llvm.store %[[TAG1]], %[[T1]] {alignment = 1 : i64} : i16, !llvm.ptr
+// CHECK-NEXT: llvm.br ^[[DONE:bb[0-9]+]](%[[T1]] : !llvm.ptr)
+// CHECK: ^[[NOT1]]:
+// CHECK: llvm.cond_br %{{.*}}, ^[[B2:bb[0-9]+]], ^[[LONG:bb[0-9]+]]
+// CHECK: ^[[B2]]:
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i16, !llvm.ptr
+// CHECK: %[[C4:.*]] = llvm.mlir.constant(-4 : i64) : i64
+// CHECK-NEXT: %[[T2:.*]] = llvm.getelementptr %arg0[%[[C4]]]
+// CHECK: llvm.store %{{.*}}, %[[T2]] {alignment = 1 : i64} : i16, !llvm.ptr
+// CHECK-NEXT: llvm.br ^[[DONE]](%[[T2]] : !llvm.ptr)
+// CHECK: ^[[LONG]]:
+// CHECK-NEXT: llvm.cond_br %arg2, ^[[SLACK:bb[0-9]+]], ^[[PLAIN:bb[0-9]+]]
+// CHECK: ^[[SLACK]]:
+// CHECK-NEXT: %[[S:.*]] = llvm.call @pbc_rt_put_varint_slack(%arg0, %arg1)
+// CHECK: %[[TS:.*]] = llvm.getelementptr %[[S]][%{{.*}}]
+// CHECK: llvm.store %{{.*}}, %[[TS]] {alignment = 1 : i64} : i16, !llvm.ptr
+// CHECK-NEXT: llvm.br ^[[DONE]](%[[TS]] : !llvm.ptr)
+// CHECK: ^[[PLAIN]]:
+// CHECK-NEXT: %[[L:.*]] = llvm.call @pbc_rt_put_varint(%arg0, %arg1)
+// CHECK: %[[TL:.*]] = llvm.getelementptr %[[L]][%{{.*}}]
+// CHECK: llvm.store %{{.*}}, %[[TL]] {alignment = 1 : i64} : i16, !llvm.ptr
+// CHECK-NEXT: llvm.br ^[[DONE]](%[[TL]] : !llvm.ptr)
+// CHECK: ^[[DONE]](%[[START:.*]]: !llvm.ptr):
+// CHECK-NEXT: llvm.return %[[START]]
+llvm.func @put_varint_prefix(%p: !llvm.ptr, %v: i64, %room: i1) -> !llvm.ptr {
+  %0 = wire.put_varint %p, %v slack %room prefix "\80\01"
   llvm.return %0 : !llvm.ptr
 }
 
