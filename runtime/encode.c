@@ -17,11 +17,19 @@ PBC_ALWAYS_INLINE uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
   return pbc_rt_varint_back(end, v);
 }
 
-/* Inlined where the generated code has checked its room: it is called
- * for every long varint then. */
+/* Past 4 bytes, out of line: such values are rarer, and inlining the
+ * 64-bit spread at every varint of every encoder costs more code than the
+ * call costs time. */
+PBC_NOINLINE static uint8_t *put_varint_slack_long(uint8_t *end, uint64_t v) {
+  return pbc_rt_varint_back_slack(end, v);
+}
+
+/* Where the generated code has checked its room: 3 and 4 bytes (values
+ * below 2^28, the usual long varint) inline as one 4-byte store. */
 PBC_ALWAYS_INLINE uint8_t *
 pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
-  return pbc_rt_varint_back_slack(end, v);
+  if (PBC_LIKELY(v < (UINT64_C(1) << 28))) return pbc_rt_varint_back_slack28(end, v);
+  return put_varint_slack_long(end, v);
 }
 
 static void set_written(size_t *written, size_t n) {

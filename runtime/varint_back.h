@@ -34,17 +34,23 @@ static PBC_ALWAYS_INLINE uint8_t *pbc_rt_varint_back(uint8_t *end,
  * start is overwritten later. Up to 4 bytes (every varint of a value below
  * 2^28, the common long one) a 4-byte word, up to 8 an 8-byte one, then
  * a word and the top bits. */
+/* The same for v < 2^28 (at most 4 bytes, one 4-byte store). */
+static PBC_ALWAYS_INLINE uint8_t *pbc_rt_varint_back_slack28(uint8_t *end,
+                                                             uint64_t v) {
+  size_t hi = pbc__highest_bit(v | 1);
+  size_t n = pbc__varint_len(hi);
+  uint32_t x = pbc__spread28((uint32_t)v) | (uint32_t)pbc__varint_cont(hi);
+  pbc__store_le32(end - 4, x << (8 * (4 - n)));
+  return end - n;
+}
+
 static PBC_ALWAYS_INLINE uint8_t *pbc_rt_varint_back_slack(uint8_t *end,
                                                            uint64_t v) {
   uint32_t top = (uint32_t)(v >> 56);
   if (PBC_LIKELY(top == 0)) {
-    size_t hi = pbc__highest_bit(v | 1);
+    if (v < (UINT64_C(1) << 28)) return pbc_rt_varint_back_slack28(end, v);
+    size_t hi = pbc__highest_bit(v);
     size_t n = pbc__varint_len(hi);
-    if (hi < 28) {
-      uint32_t x = pbc__spread28((uint32_t)v) | (uint32_t)pbc__varint_cont(hi);
-      pbc__store_le32(end - 4, x << (8 * (4 - n)));
-      return end - n;
-    }
     uint64_t x = pbc__spread7(v) | pbc__varint_cont(hi);
     pbc__store_le64(end - 8, x << (8 * (8 - n)));
     return end - n;
