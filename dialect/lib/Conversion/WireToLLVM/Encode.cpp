@@ -1,7 +1,7 @@
 //===- Encode.cpp - put_*: writing backwards --------------------------------===//
 //
-// Tags are constants, written as the widest stores that fit, joined to the
-// value's store where they precede a short varint; varints of one and two
+// Tags are constants, written as the widest stores that fit (a varint's on
+// each of its paths); varints of one and two
 // bytes and strings of up to 64 bytes are written inline, longer ones by
 // the runtime or memcpy.
 //
@@ -74,28 +74,28 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
     Block *notOne = e.newBlockBefore(two);
     Block *one = e.newBlockBefore(notOne);
 
-    // The n low bytes of `bytes` (an i64) and the prefix below them, ending
-    // at pos; then to `done` with where the prefix starts. Two stores: one
-    // joined word would cost a shift and an or.
+    // The prefix below the varint that starts at `start`, `n` bytes below
+    // `end` (addressed from `end`: one offset, no chain); then to `done`
+    // with where the prefix starts.
+    auto finish = [&](Value start, Value end, int64_t n) {
+      if (p) {
+        start = e.gep(end, -(n + p));
+        storeConstant(e, start, prefix);
+      }
+      rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+    };
+    // The n low bytes of `bytes` (an i64) ending at pos. Two stores with the
+    // prefix: one joined word would cost a shift and an or.
     auto putShort = [&](Value bytes, int64_t n) {
       Value value =
           rw.create<LLVM::TruncOp>(e.loc, rw.getIntegerType(8 * n), bytes);
       Value start = e.gep(pos, -n);
       rw.create<LLVM::StoreOp>(e.loc, value, start, /*alignment=*/1);
-      if (p) {
-        start = e.gep(pos, -(n + p));
-        storeConstant(e, start, prefix);
-      }
-      rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+      finish(start, pos, n);
     };
-    // The runtime's writer, then the prefix below its varint.
     auto putLong = [&](abi::Runtime fn) {
       Value start = e.callRuntime(op, fn, {pos, v});
-      if (p) {
-        start = e.gep(start, -p);
-        storeConstant(e, start, prefix);
-      }
-      rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
+      finish(start, start, 0);
     };
 
     rw.setInsertionPointToEnd(before);

@@ -96,9 +96,8 @@ def Wire_PutVarintOp : Wire_Op<"put_varint", [MemoryEffects<[MemWrite]>]> {
     first (ten bytes when negative), uint32 zero-extended.
 
     `prefix`: constant bytes (the field's tag) that end where the varint
-    starts, written on each of the varint's paths, so that the tag's store
-    joins the value's (one store for a short value) and no join follows
-    the varint before the tag. `put_bytes` of a `put_varint` canonicalizes
+    starts, written on each of the varint's paths at a constant offset
+    from the value, so that no join follows the varint before the tag. `put_bytes` of a `put_varint` canonicalizes
     into this.
 
     `slack`: when true at run time, the ten bytes below $pos are free, so a
