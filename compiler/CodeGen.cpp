@@ -442,6 +442,38 @@ static void inlineLeafCodecs(Module &module) {
   }
 }
 
+/// Runtime functions the generated code calls but never inlines: each
+/// inlined copy would cost more code than the call costs time. The readers
+/// of the rare forms of tags and varints (near the end of the input, three
+/// bytes and more for bools, enums and lengths): the word-wide varint read
+/// at every field was a third of the decoders' code, for what a call costs
+/// once in a message's last 16 bytes. The writer's forward writes (a
+/// varint, bytes), which split what they write over chunks: a writer takes
+/// that path only for a message that does not fit in the current chunk
+/// (it encodes the others backwards into a reservation), and inlined, the
+/// copy of bytes alone was over half of a small message's writer. The
+/// runtime's own callers may inline them.
+static constexpr StringLiteral kOutOfLine[] = {
+    "pbc_rt_varint", "pbc_rt_tag", "pbc_writer_write",
+    "pbc_writer_write_varint"};
+
+/// Keeps the generated codecs' calls of kOutOfLine calls.
+static void keepOutOfLine(Module &module) {
+  SmallPtrSet<Function *, 4> outOfLine;
+  for (StringRef name : kOutOfLine)
+    if (Function *f = module.getFunction(name))
+      outOfLine.insert(f);
+  for (Function &f : module) {
+    if (!f.hasFnAttribute(abi::kRoleAttr))
+      continue;
+    for (BasicBlock &block : f)
+      for (Instruction &inst : block)
+        if (auto *call = dyn_cast<CallBase>(&inst))
+          if (outOfLine.contains(call->getCalledFunction()))
+            call->addFnAttr(Attribute::NoInline);
+  }
+}
+
 /// The descriptions' link arrays (`pbc__T_links`, Description.cpp), with
 /// their initializers set aside. Each description links to its
 /// sub-messages' descriptions, so the descriptions of a schema are one
@@ -521,6 +553,7 @@ void CodeGen::optimize(Module &module) {
         f.addFnAttr(Attribute::SanitizeAddress);
   if (level != OptimizationLevel::O0) {
     leaveHugeFunctionsUnoptimized(module, options.timing != nullptr);
+    keepOutOfLine(module);
     inlineLeafCodecs(module);
   }
   ModulePassManager pm;

@@ -13,7 +13,7 @@
  * ones with the slack writer below when its room check held: this is the
  * rest (near the front of an exactly sized buffer), out of line, where
  * the bytes below the varint may not be written. */
-PBC_ALWAYS_INLINE uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
+PBC_NOINLINE uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
   return pbc_rt_varint_back(end, v);
 }
 

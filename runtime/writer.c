@@ -11,7 +11,13 @@
 #include "pbc_rt.h"
 
 static uint8_t *put_varint_exact(uint8_t *p, uint64_t v);
-static void flush_scratch(pbc_writer *w);
+PBC_NOINLINE static void leave_scratch(pbc_writer *w);
+
+/* Every write first moves out what the inline code left in the scratch
+ * buffer, if anything: the test inline, the move out of line. */
+static inline void flush_scratch(pbc_writer *w) {
+  if (PBC_UNLIKELY(w->in_scratch)) leave_scratch(w);
+}
 
 #ifndef NDEBUG
 /* What the fast paths rely on, as every call into this file finds it:
@@ -164,9 +170,11 @@ uint8_t *pbc_writer_reserve(pbc_writer *w, size_t n) {
   return p;
 }
 
-void pbc_writer_write(pbc_writer *w, const void *data, size_t n) {
-  const uint8_t *src = data;
-  flush_scratch(w);
+/* Bytes that do not fit in the current chunk: the rare path of every
+ * write, out of line, so that a write inlined into a caller stays a
+ * comparison and a copy. */
+PBC_NOINLINE static void write_straddling(pbc_writer *w, const uint8_t *src,
+                                          size_t n) {
   while (n > 0) {
     if (w->cur == w->end && !next_chunk(w)) return;
     size_t room = (size_t)(w->end - w->cur);
@@ -178,16 +186,28 @@ void pbc_writer_write(pbc_writer *w, const void *data, size_t n) {
   }
 }
 
+void pbc_writer_write(pbc_writer *w, const void *data, size_t n) {
+  flush_scratch(w);
+  if (PBC_LIKELY((size_t)(w->end - w->cur) >= n)) {
+    if (n != 0) { /* cur is null before the first chunk */
+      memcpy(w->cur, data, n);
+      w->cur += n;
+    }
+    return;
+  }
+  write_straddling(w, data, n);
+}
+
 void pbc_writer_write_varint(pbc_writer *w, uint64_t v) {
   uint8_t buf[10];
   flush_scratch(w);
   size_t n = (size_t)(put_varint_exact(buf, v) - buf);
-  if ((size_t)(w->end - w->cur) >= n) {
+  if (PBC_LIKELY((size_t)(w->end - w->cur) >= n)) {
     memcpy(w->cur, buf, n);
     w->cur += n;
     return;
   }
-  pbc_writer_write(w, buf, n);
+  write_straddling(w, buf, n);
 }
 
 static void write_tag(pbc_writer *w, uint64_t tag, unsigned tag_len) {
@@ -201,8 +221,7 @@ static void write_tag(pbc_writer *w, uint64_t tag, unsigned tag_len) {
 
 /* Moves a value the inline code wrote into the scratch buffer to the
  * chunks (where it may straddle), and points the writer back at them. */
-static void flush_scratch(pbc_writer *w) {
-  if (!w->in_scratch) return;
+static void leave_scratch(pbc_writer *w) {
   assert(w->scratch <= w->cur && w->cur <= w->scratch + sizeof w->scratch);
   size_t n = (size_t)(w->cur - w->scratch);
   w->in_scratch = false;

@@ -56,6 +56,9 @@ DecoderBuilder::Scalar DecoderBuilder::getScalar(const FieldTypeInfo &type,
   }
   auto op = b.create<wire::GetVarintOp>(loc, dec, pos, end);
   op.setUnchecked(unchecked);
+  // Bools and enums of three bytes are legal but rare: not worth the
+  // inlined word-wide read at every such field.
+  op.setRareLong(type.repr == ValueRepr::BOOL || type.type == FieldType::Enum);
   cx.continueIfNotNull(op.getNext(), fail);
   return {op.getNext(), cx.fromVarint(type, op.getValue()), op.getValue()};
 }

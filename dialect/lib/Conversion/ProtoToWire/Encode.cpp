@@ -47,6 +47,7 @@ private:
   Value encodeScalarChunk(ArrayRef<const FieldPlan *> run, Value pos);
   Value slackAt(Value pos);
   Value putVarint(const FieldTypeInfo &type, Value pos, Value v, Value slack);
+  Value putLength(Value pos, Value len);
   Value putConstant(Value pos, StringRef bytes);
   Value putLengthAndTag(const FieldPlan &f, Value pos, Value len);
   Value putEmbedded(const FieldPlan &f, Value sub, Value pos);
@@ -258,15 +259,22 @@ Value EncoderBuilder::putConstant(Value pos, StringRef bytes) {
   return cx.putBytes(pos, bytes);
 }
 
+/// A length: lengths of three bytes and more follow 16 KiB of payload, so
+/// their form is the runtime's out-of-line writer (no slack: its one-word
+/// form inlined at every length would cost more code than it saves time).
+Value EncoderBuilder::putLength(Value pos, Value len) {
+  return b.create<wire::PutVarintOp>(loc, pos, len, Value());
+}
+
 /// A varint length and a tag in front of a payload that starts at `pos`.
 Value EncoderBuilder::putLengthAndTag(const FieldPlan &f, Value pos,
                                       Value len) {
   int64_t tag = f.lengthTag.size();
-  Value roomy = ensureRoom(pos, cx.cst(cx.i64, tag + 10), [&] {
+  ensureRoom(pos, cx.cst(cx.i64, tag + 10), [&] {
     return b.create<arith::AddIOp>(loc, b.create<wire::VarintSizeOp>(loc, len),
                                    cx.cst(cx.i64, tag));
   });
-  pos = b.create<wire::PutVarintOp>(loc, pos, len, roomy);
+  pos = putLength(pos, len);
   return cx.putBytes(pos, f.lengthTag);
 }
 
@@ -291,13 +299,13 @@ Value EncoderBuilder::putString(const FieldPlan &f, Value addr, Value pos) {
   Value data = cx.viewData(addr);
   Value len = cx.viewSize(addr);
   int64_t tag = f.lengthTag.size();
-  Value roomy = ensureRoom(
+  ensureRoom(
       pos, b.create<arith::AddIOp>(loc, len, cx.cst(cx.i64, tag + 10)), [&] {
         return b.create<arith::AddIOp>(loc, cx.lengthDelimitedSize(len),
                                        cx.cst(cx.i64, tag));
       });
   pos = b.create<wire::PutDataOp>(loc, pos, data, len);
-  pos = b.create<wire::PutVarintOp>(loc, pos, len, roomy);
+  pos = putLength(pos, len);
   return cx.putBytes(pos, f.lengthTag);
 }
 

@@ -16,7 +16,9 @@ namespace {
 
 /// Tags and varints: the one- and two-byte forms inline (straight-line
 /// code, the values of nearly every tag, length and small integer), the
-/// long form in the runtime.
+/// long form in the runtime: its word-wide read, inlined, below the read
+/// limit; else (and for `rare_long` values) the out-of-line reader, which
+/// the generated code never inlines (CodeGen.cpp, kOutOfLine).
 ///   if (p < end && byte(p) < 0x80)            -> p + 1, byte(p)
 ///   if (p + 1 < end && byte(p + 1) < 0x80)    -> p + 2, low 7 bits | byte(p + 1) << 7
 ///   else runtime(dec, p, end, &out)
@@ -37,9 +39,11 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
     Value out = e.entryAlloca(op, valueTy);
     Value dec = adaptor.getDec(), pos = adaptor.getPos(),
           end = adaptor.getEnd();
-    bool unchecked = false;
-    if constexpr (!isTag)
+    bool unchecked = false, rareLong = false;
+    if constexpr (!isTag) {
       unchecked = op.getUnchecked();
+      rareLong = op.getRareLong();
+    }
 
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
@@ -92,9 +96,10 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
                               ValueRange());
 
     rw.setInsertionPointToStart(slow);
-    abi::Runtime callee = isTag       ? abi::Runtime::pbc_rt_tag
-                          : unchecked ? abi::Runtime::pbc_rt_varint_unchecked
-                                      : abi::Runtime::pbc_rt_varint;
+    abi::Runtime callee = isTag ? abi::Runtime::pbc_rt_tag
+                          : unchecked && !rareLong
+                              ? abi::Runtime::pbc_rt_varint_unchecked
+                              : abi::Runtime::pbc_rt_varint;
     Value next = e.callRuntime(op, callee, {dec, pos, end, out});
     Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
     rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);
@@ -190,6 +195,7 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
     rw.setInsertionPointToStart(general);
     auto varint = rw.create<GetVarintOp>(e.loc, dec, pos, end);
     varint.setUnchecked(op.getUnchecked());
+    varint.setRareLong(true);
     Value next = varint.getNext(), len = varint.getValue();
     // A failed varint (null next) has already recorded its error; the
     // comparison then routes to `truncated`, which keeps the first error.

@@ -36,7 +36,8 @@ llvm.func @encode(%p: !llvm.ptr, %v: i64, %f: f64, %data: !llvm.ptr, %room: i1) 
 // CHECK-NEXT: %[[DEC:.*]] = wire.decoder %arg0
 // CHECK-NEXT: %{{.*}} = wire.read_limit %[[DEC]], %arg2
 // CHECK-NEXT: %{{.*}}, %{{.*}} = wire.get_tag %[[DEC]], %arg1, %arg2
-// CHECK-NEXT: %{{.*}}, %{{.*}} = wire.get_varint %[[DEC]], %arg1, %arg2 unchecked
+// CHECK-NEXT: %{{.*}}, %{{.*}} = wire.get_varint %[[DEC]], %arg1, %arg2 unchecked{{$}}
+// CHECK-NEXT: %{{.*}}, %{{.*}} = wire.get_varint %[[DEC]], %arg1, %arg2 unchecked rare_long
 // CHECK-NEXT: %{{.*}}, %{{.*}} = wire.get_fixed %[[DEC]], %arg1, %arg2 : i32
 // CHECK-NEXT: %{{.*}}, %{{.*}} = wire.get_length %[[DEC]], %arg1, %arg2
 // CHECK-NEXT: %{{.*}} = wire.expect_tag %arg1, %arg2, "\80\01" unchecked
@@ -57,6 +58,7 @@ llvm.func @decode(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr, %tag: i32,
   %0 = wire.read_limit %d, %end
   %1:2 = wire.get_tag %d, %p, %end
   %2:2 = wire.get_varint %d, %p, %end unchecked
+  %long:2 = wire.get_varint %d, %p, %end unchecked rare_long
   %3:2 = wire.get_fixed %d, %p, %end : i32
   %4:2 = wire.get_length %d, %p, %end
   %5 = wire.expect_tag %p, %end, "\80\01" unchecked

@@ -161,11 +161,19 @@ def Wire_GetVarintOp : Wire_ReadOp<"get_varint"> {
     `unchecked`: $pos is below the function's `wire.read_limit`, so the
     inline bytes are read without a bounds check (the runtime's long form
     still stops at $end); the caller catches a value that ran past $end.
+
+    `rare_long`: values of three bytes and more are rare here (bools,
+    enums, lengths of 16 KiB and more), so their form is the runtime's
+    out-of-line reader even when `unchecked`, not the word-wide read that
+    an unchecked varint inlines.
   }];
   let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
-                       UnitAttr:$unchecked);
+                       UnitAttr:$unchecked, UnitAttr:$rare_long);
   let results = (outs Wire_Ptr:$next, I64:$value);
-  let assemblyFormat = "$dec `,` $pos `,` $end (`unchecked` $unchecked^)? attr-dict";
+  let assemblyFormat = [{
+    $dec `,` $pos `,` $end (`unchecked` $unchecked^)? (`rare_long` $rare_long^)?
+    attr-dict
+  }];
 }
 
 def Wire_GetFixedOp : Wire_ReadOp<"get_fixed"> {
@@ -184,7 +192,8 @@ def Wire_GetLengthOp : Wire_ReadOp<"get_length"> {
   let description = [{
     Fails unless the length fits in the remaining input. $next is the first
     byte of the payload, which ends at $next + $length. `unchecked`: the
-    length's bytes are read as get_varint's are.
+    length's bytes are read as get_varint's are; a length of three bytes
+    and more as a `rare_long` one.
   }];
   let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
                        UnitAttr:$unchecked);
