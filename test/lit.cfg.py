@@ -100,6 +100,15 @@ for arch in ("aarch64", "riscv64"):
 # runtime's unit tests under ASan + UBSan, in their own exec root.
 # compile_all.test only compiles and would just take time; the cross tests
 # link with the target's gcc and run under qemu, without an ASan runtime.
+# The random difftests run every SAMPLE-th of their cases there
+# (difftest.cpp, PBC_DIFFTEST_SAMPLE: the same cases as the first pass, a
+# quarter of them, since ASan + UBSan make each case cost several times
+# as much), and their count checks read
+#   {{^}}[[#div(2000,SAMPLE)]]{{ passed, 0 failed$}}
+# so that both passes check the exact count they ran.
+difftest_sample = 4 if lit_config.params.get("pbc_sanitize") else 1
+config.environment["PBC_DIFFTEST_SAMPLE"] = str(difftest_sample)
+config.environment["FILECHECK_OPTS"] = "-D#SAMPLE=%d" % difftest_sample
 if lit_config.params.get("pbc_sanitize"):
     config.available_features.add("pbc-sanitize")
     config.test_exec_root = os.path.join(config.pbc_obj_root, "test-asan")

@@ -20,7 +20,11 @@
 //   diff reduce --proto_path DIR --proto FILE.proto --seed S --out DIR2
 //
 // Every case is generated from (seed, case number) alone, so
-// `--seed S --only-case K` replays a failure. The last line is
+// `--seed S --only-case K` replays a failure. PBC_DIFFTEST_SAMPLE=K in the
+// environment runs every K-th case only (0, K, 2K, ...: the same cases as
+// the full run, a subset of them), as the sanitizer pass of the test suite
+// does (test/lit.cfg.py), where each case costs several times as much;
+// --only-case ignores it. The last line is
 // `<passed> passed, <failed> failed`; the exit status is 0 only when nothing
 // failed (1: a check failed, 2: bad usage or setup).
 //
@@ -2374,6 +2378,8 @@ struct Options {
   bool unknown_fields = false;
   int mutations = 0;
   long long only_case = -1;
+  // every sample-th case (PBC_DIFFTEST_SAMPLE), 1: all of them
+  uint64_t sample = 1;
   std::string dump_dir;
   bool verbose = false;
   // what the library was compiled with (pbc compile --optimize-for), which
@@ -5057,6 +5063,9 @@ int RunRandom(const Options &opts) {
   const pbc_message_info *info = FindPbc(opts.message);
   if (!info) Die("pbc_find_message(\"%s\") is NULL: is its library linked whole?", opts.message.c_str());
   printf("seed: %" PRIu64 "\n", opts.seed);
+  if (opts.sample > 1)
+    printf("sample: every %" PRIu64 "th of %" PRIu64 " cases (PBC_DIFFTEST_SAMPLE)\n", opts.sample,
+           opts.cases);
   fflush(stdout);
   if (!Preflight(opts, schema)) {
     printf("0 passed, 1 failed\n");
@@ -5071,7 +5080,8 @@ int RunRandom(const Options &opts) {
   uint64_t passed = 0;
   size_t total_bytes = 0, max_bytes = 0;
   for (uint64_t k = 0; k < opts.cases; k++) {
-    if (opts.only_case >= 0 && k != static_cast<uint64_t>(opts.only_case)) continue;
+    if (opts.only_case >= 0 ? k != static_cast<uint64_t>(opts.only_case) : k % opts.sample != 0)
+      continue;
     Rng r(CaseSeed(opts.seed, k));
     std::unique_ptr<Message> written = writer->New(wd);
     Filler(r, *writer, opts.max_depth, message_set).Fill(written.get(), 0);
@@ -5425,6 +5435,10 @@ int main(int argc, char **argv) {
     else Die("unknown option %s", a.c_str());
   }
   if (o.proto.empty()) Usage();
+  if (const char *sample = getenv("PBC_DIFFTEST_SAMPLE")) {
+    o.sample = ParseU64("PBC_DIFFTEST_SAMPLE", sample);
+    if (o.sample == 0) Die("PBC_DIFFTEST_SAMPLE must be 1 or more");
+  }
   if (o.proto_paths.empty()) o.proto_paths.push_back(".");
   if (command == "reduce") {
     if (o.reduce_out.empty()) Die("reduce needs --out");
