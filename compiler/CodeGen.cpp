@@ -534,7 +534,12 @@ void CodeGen::optimize(Module &module) {
   bool instrumented = TimePassesIsEnabled || timeTraceProfilerEnabled();
   if (instrumented)
     instrumentations.registerCallbacks(callbacks, &mam);
-  PassBuilder builder(machine.get(), PipelineTuningOptions(), std::nullopt,
+  // Messages of the same shape (the empty ones, a schema's many
+  // two-string records) get the same code: one copy of each function, the
+  // others calls of it, as clang's -fmerge-functions does.
+  PipelineTuningOptions tuning;
+  tuning.MergeFunctions = true;
+  PassBuilder builder(machine.get(), tuning, std::nullopt,
                       instrumented ? &callbacks : nullptr);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
