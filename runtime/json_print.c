@@ -208,14 +208,37 @@ typedef struct slot {
   size_t len;
 } slot;
 
+/* A member's quoted name and its colon. A name that needs no escape (every
+ * field name, most map keys) is copied straight into the buffer, checked a
+ * byte at a time as it goes: no scan before the copy, no call. A name that
+ * needs one, a writer or a full buffer take put_quoted. */
+static void put_name(printer *p, const char *name, size_t len) {
+  pbc_sink *o = &p->out;
+  size_t n = len + (p->whitespace ? 4 : 3);
+  if (p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
+      n <= o->cap - o->len) {
+    char *d = o->buf + o->len;
+    size_t i = 0;
+    for (; i < len && plain_ascii((uint8_t)name[i]); i++) d[1 + i] = name[i];
+    if (i == len) {
+      d[0] = '"';
+      d[len + 1] = '"';
+      d[len + 2] = ':';
+      if (p->whitespace) d[len + 3] = ' ';
+      o->len += n;
+      return;
+    }
+  }
+  put_quoted(p, (const uint8_t *)name, len);
+  put(p, p->whitespace ? ": " : ":", p->whitespace ? 2 : 1);
+}
+
 static void prefix(printer *p, const slot *at) {
   if (at->first == NULL) return;
   if (!*at->first) put(p, ",", 1);
   *at->first = false;
   newline(p);
-  if (!at->named) return;
-  put_quoted(p, (const uint8_t *)at->name, at->len);
-  put(p, p->whitespace ? ": " : ":", p->whitespace ? 2 : 1);
+  if (at->named) put_name(p, at->name, at->len);
 }
 
 static slot member(bool *first, const char *name, size_t len) {
