@@ -263,11 +263,8 @@ static PBC_ALWAYS_INLINE uint8_t *element_back(uint8_t *pos, unsigned c,
   return varint_back(pos, varint_value(c, p), slack);
 }
 
-/* A scalar, string or bytes value with its tag. With slack, the caller
- * checked the room (SLOP bytes besides a string's); without it (near the
- * limit), each case checks its exact size once it knows it, in the same
- * switch that writes it, and NULL says it does not fit. */
-static PBC_ALWAYS_INLINE uint8_t *value_back(uint8_t *pos, const uint8_t *limit,
+/* A scalar, string or bytes value with its tag. */
+static PBC_ALWAYS_INLINE uint8_t *value_back(uint8_t *pos,
                                              const pbc_field_desc *f,
                                              const uint8_t *p, bool slack) {
   uint64_t v;
@@ -275,14 +272,12 @@ static PBC_ALWAYS_INLINE uint8_t *value_back(uint8_t *pos, const uint8_t *limit,
   switch (enc_case(f)) {
   VARINT_CASES(v, p)
   case ENC_FIXED32: {
-    if (!slack && !room(pos, limit, tag_size(f) + 4)) return NULL;
     pos -= 4;
     memcpy(pos, p, 4);
     wt = PBC_WIRE_FIXED32;
     goto tag;
   }
   case ENC_FIXED64: {
-    if (!slack && !room(pos, limit, tag_size(f) + 8)) return NULL;
     pos -= 8;
     memcpy(pos, p, 8);
     wt = PBC_WIRE_FIXED64;
@@ -290,28 +285,25 @@ static PBC_ALWAYS_INLINE uint8_t *value_back(uint8_t *pos, const uint8_t *limit,
   }
   default: {
     pbc_bytes b = pbc_tbl_load_view(p);
-    if (!slack && !room(pos, limit, tag_size(f) + length_delimited(b.size)))
-      return NULL;
     pos = varint_back(data_back(pos, b.data, b.size), b.size, slack);
     wt = PBC_WIRE_LEN;
     goto tag;
   }
   }
-  if (!slack && !room(pos, limit, tag_size(f) + pbc_varint_size(v)))
-    return NULL;
   pos = varint_back(pos, v, slack);
   wt = PBC_WIRE_VARINT;
 tag:
   return tag_back(pos, f, wt, slack);
 }
 
-/* value_back near the limit: its exact bytes (an exactly sized buffer's
- * first fields come here). */
+/* value_back near the limit: its exact size checked, its exact bytes
+ * stored (an exactly sized buffer's first fields come here). */
 static PBC_NOINLINE uint8_t *put_value_tight(uint8_t *pos,
                                              const uint8_t *limit,
                                              const pbc_field_desc *f,
                                              const uint8_t *p) {
-  return value_back(pos, limit, f, p, false);
+  if (!room(pos, limit, value_field_size(f, p))) return NULL;
+  return value_back(pos, f, p, false);
 }
 
 /* A present scalar, string or bytes value with its tag: one room check,
@@ -321,7 +313,7 @@ static PBC_ALWAYS_INLINE uint8_t *put_value(uint8_t *pos, const uint8_t *limit,
                                             const uint8_t *p) {
   size_t data = enc_case(f) == ENC_VIEW ? pbc_tbl_load_view(p).size : 0;
   if (PBC_LIKELY(room(pos, limit, SLOP + data)))
-    return value_back(pos, limit, f, p, true);
+    return value_back(pos, f, p, true);
   return put_value_tight(pos, limit, f, p);
 }
 
