@@ -11,9 +11,10 @@
 
 #include "pbc/json.h"
 #include "json_internal.h"
+#include "pbc_rt.h"
 #include "print_internal.h"
 
-typedef struct printer {
+typedef struct pbc_json_printer {
   pbc_sink out;
   pbc_status status; /* the first error stops the output */
   bool whitespace, always, enum_ints, proto_names;
@@ -28,17 +29,22 @@ typedef struct printer {
   bool has_arena;
 } printer;
 
+/* What does not fit (or goes to a writer, or after an error). */
+PBC_NOINLINE static void put_slow(printer *p, const char *s, size_t n) {
+  if (p->status == PBC_OK) pbc_sink_put(&p->out, s, n);
+}
+
 /* Inlined everywhere: most pieces are punctuation of a constant size,
  * which then is a store into the buffer rather than a call. */
 static PBC_ALWAYS_INLINE void put(printer *p, const char *s, size_t n) {
-  if (p->status != PBC_OK) return;
   pbc_sink *o = &p->out;
-  if (o->w == NULL && o->len <= o->cap && n <= o->cap - o->len) {
+  if (PBC_LIKELY(p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
+                 n <= o->cap - o->len)) {
     memcpy(o->buf + o->len, s, n);
     o->len += n;
     return;
   }
-  pbc_sink_put(o, s, n);
+  put_slow(p, s, n);
 }
 
 static void fail(printer *p, pbc_status s) {
@@ -282,14 +288,27 @@ static void put_real(printer *p, const slot *at, double v, bool is_float) {
 }
 
 /* An integer in decimal (v's bits read as signed when `is_signed`),
- * quoted for the 64-bit types. */
+ * quoted for the 64-bit types: written in place when the buffer has room
+ * (its length known first), else through a copy. */
 static void put_int(printer *p, const slot *at, uint64_t v, bool is_signed,
                     bool quoted) {
-  char s[PBC_FORMAT_INT_MAX + 2];
-  size_t n = is_signed ? pbc_format_i64(s + 1, (int64_t)v)
-                       : pbc_format_u64(s + 1, v);
-  if (quoted) s[0] = s[n + 1] = '"';
-  put_simple(p, at, quoted ? s : s + 1, quoted ? n + 2 : n);
+  bool negative = is_signed && (int64_t)v < 0;
+  uint64_t magnitude = negative ? 0 - v : v;
+  size_t q = quoted ? 1 : 0;
+  size_t n = pbc_decimal_digits(magnitude) + negative + 2 * q;
+  prefix(p, at);
+  pbc_sink *o = &p->out;
+  char copy[PBC_FORMAT_INT_MAX + 2];
+  bool in_place = p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
+                  n <= o->cap - o->len;
+  char *d = in_place ? o->buf + o->len : copy;
+  d[0] = d[n - 1] = '"'; /* unquoted, the digits cover both */
+  if (negative) d[q] = '-';
+  pbc_digits_back(d + n - q, magnitude);
+  if (in_place)
+    o->len += n;
+  else
+    put(p, copy, n);
 }
 
 /* Standard base64 with padding, as 3.21's Base64Escape. */
@@ -924,6 +943,102 @@ static void put_message(printer *p, const slot *at, const pbc_message_desc *d,
   p->depth--;
 }
 
+/* ---- What the compiled printer calls (pbc_rt.h) -------------------------
+ * The pieces of punctuation are a few instructions that LLVM inlines into
+ * pbc__T_json from the runtime's bitcode: a constant member name becomes a
+ * room test and a few wide stores. The values are calls (noinline): their
+ * bodies, and the printer behind the map and message ones, stay in the
+ * runtime's object instead of being copied into every generated one. */
+
+void pbc_json_put(printer *p, const void *s, size_t n) { put(p, s, n); }
+
+bool pbc_json_proto_names(printer *p) { return p->proto_names; }
+
+/* The mark is where the opening bracket goes: the first member's comma,
+ * overwritten by the end when it is in the buffer (counted past its end,
+ * it is not there to overwrite, and the length is the same). */
+static size_t begin_compiled(printer *p) { return p->out.len; }
+
+static void end_compiled(printer *p, size_t mark, char open, char close) {
+  if (p->status != PBC_OK) return;
+  if (p->out.len == mark) {
+    char both[2] = {open, close};
+    put(p, both, 2);
+    return;
+  }
+  if (mark < p->out.cap) p->out.buf[mark] = open;
+  put(p, &close, 1);
+}
+
+size_t pbc_json_begin_object(printer *p) {
+  if (p->status != PBC_OK) return SIZE_MAX;
+  if (p->depth >= p->max_depth) {
+    fail(p, PBC_ERR_DEPTH_LIMIT);
+    return SIZE_MAX;
+  }
+  p->depth++;
+  return begin_compiled(p);
+}
+
+void pbc_json_end_object(printer *p, size_t mark) {
+  p->depth--;
+  end_compiled(p, mark, '{', '}');
+}
+
+size_t pbc_json_begin_list(printer *p) { return begin_compiled(p); }
+
+void pbc_json_end_list(printer *p, size_t mark) {
+  end_compiled(p, mark, '[', ']');
+}
+
+static const slot kValue = {NULL, false, NULL, 0};
+
+PBC_NOINLINE void pbc_json_put_i32(printer *p, int32_t v) {
+  put_int(p, &kValue, (uint64_t)(int64_t)v, true, false);
+}
+PBC_NOINLINE void pbc_json_put_u32(printer *p, uint32_t v) {
+  put_int(p, &kValue, v, false, false);
+}
+PBC_NOINLINE void pbc_json_put_i64(printer *p, uint64_t v) {
+  put_int(p, &kValue, v, true, true);
+}
+PBC_NOINLINE void pbc_json_put_u64(printer *p, uint64_t v) {
+  put_int(p, &kValue, v, false, true);
+}
+PBC_NOINLINE void pbc_json_put_double(printer *p, uint64_t bits) {
+  double d;
+  memcpy(&d, &bits, 8);
+  put_real(p, &kValue, d, false);
+}
+PBC_NOINLINE void pbc_json_put_float(printer *p, uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, 4);
+  put_real(p, &kValue, f, true);
+}
+void pbc_json_put_bool(printer *p, bool v) {
+  put(p, v ? "true" : "false", v ? 4 : 5);
+}
+PBC_NOINLINE void pbc_json_put_string(printer *p, const uint8_t *s, size_t n) {
+  put_quoted(p, s, n);
+}
+PBC_NOINLINE void pbc_json_put_bytes(printer *p, const uint8_t *s, size_t n) {
+  put_base64(p, &kValue, s, n);
+}
+PBC_NOINLINE void pbc_json_put_enum(printer *p, const pbc_enum_info *e, int32_t v) {
+  put_enum(p, &kValue, e, v);
+}
+
+PBC_NOINLINE void pbc_json_put_field(printer *p, const pbc_message_desc *d, uint32_t index,
+                        const void *m) {
+  bool first = false; /* the comma, as the compiled members write it */
+  if (p->status == PBC_OK) put_field(p, &first, d, index, m);
+}
+
+PBC_NOINLINE void pbc_json_put_message(const pbc_message_desc *d, const void *m,
+                          printer *p) {
+  put_message(p, &kValue, d, m);
+}
+
 static pbc_status print(printer *p, const pbc_message_info *info,
                         const void *m, const pbc_json_options *o) {
   if (o != NULL) {
@@ -939,7 +1054,14 @@ static pbc_status print(printer *p, const pbc_message_info *info,
   }
   if (p->max_depth == 0) p->max_depth = PBC_DEFAULT_MAX_DEPTH;
   slot top = {NULL, false, NULL, 0};
-  put_message(p, &top, info->desc, (const uint8_t *)m);
+  /* The compiled printer takes the text in one buffer (it turns the
+   * first comma of each object into its brace afterwards) and prints
+   * without whitespace or fields at their defaults. */
+  if (info->json_printer != NULL && p->out.w == NULL && !p->whitespace &&
+      !p->always)
+    ((void (*)(const void *, printer *))info->json_printer)(m, p);
+  else
+    put_message(p, &top, info->desc, (const uint8_t *)m);
   if (p->has_arena) pbc_arena_destroy(&p->arena);
   return p->status;
 }

@@ -276,6 +276,40 @@ const pbc_extension_info *pbc_rt_find_extension_named(
     const pbc_message_desc *d, const pbc_rt_extensions *x, const char *name,
     size_t len);
 
+/* ---- ProtoJSON printing: what pbc__T_json calls (abi.def's rows) --------
+ * The printer is json_print.c's state. Members and list elements are each
+ * written with a comma before them; pbc_json_end_object (end_list) turns
+ * the first comma into the bracket at the position pbc_json_begin_object
+ * (begin_list) returned, or writes "{}" ("[]") when nothing followed it, so
+ * the generated code never tests whether a member is the first. That needs
+ * the text in one buffer: pbc_json_print runs the generated code, a
+ * writer's chunks (pbc_json_write) take the description's printer. */
+typedef struct pbc_json_printer pbc_json_printer;
+void pbc_json_put(pbc_json_printer *p, const void *s, size_t n);
+bool pbc_json_proto_names(pbc_json_printer *p);
+/* SIZE_MAX past the depth limit (the printer has failed). */
+size_t pbc_json_begin_object(pbc_json_printer *p);
+void pbc_json_end_object(pbc_json_printer *p, size_t mark);
+size_t pbc_json_begin_list(pbc_json_printer *p);
+void pbc_json_end_list(pbc_json_printer *p, size_t mark);
+void pbc_json_put_i32(pbc_json_printer *p, int32_t v);
+void pbc_json_put_u32(pbc_json_printer *p, uint32_t v);
+void pbc_json_put_i64(pbc_json_printer *p, uint64_t v); /* quoted */
+void pbc_json_put_u64(pbc_json_printer *p, uint64_t v); /* quoted */
+void pbc_json_put_double(pbc_json_printer *p, uint64_t bits);
+void pbc_json_put_float(pbc_json_printer *p, uint32_t bits);
+void pbc_json_put_bool(pbc_json_printer *p, bool v);
+void pbc_json_put_string(pbc_json_printer *p, const uint8_t *s, size_t n);
+void pbc_json_put_bytes(pbc_json_printer *p, const uint8_t *s, size_t n);
+void pbc_json_put_enum(pbc_json_printer *p, const pbc_enum_info *e, int32_t v);
+void pbc_json_put_field(pbc_json_printer *p, const pbc_message_desc *d,
+                        uint32_t index, const void *m);
+/* d's message at m as a JSON value (a well-known type's form, extensions
+ * among the fields): the ToJson codec of messages the compiler does not
+ * specialize it for. */
+void pbc_json_put_message(const pbc_message_desc *d, const void *m,
+                          pbc_json_printer *p);
+
 uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v);
 /* v's varint at p, forwards (generic code that writes a few records);
  * returns its bytes. */

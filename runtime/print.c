@@ -5,13 +5,8 @@
 #include "print_internal.h"
 
 size_t pbc_format_u64(char *out, uint64_t v) {
-  char digits[20];
-  size_t n = 0;
-  do {
-    digits[sizeof digits - ++n] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  memcpy(out, digits + sizeof digits - n, n);
+  size_t n = pbc_decimal_digits(v);
+  pbc_digits_back(out + n, v);
   return n;
 }
 

@@ -44,6 +44,36 @@ static inline pbc_status pbc_sink_finish(const pbc_sink *s, pbc_status status,
  * pbc_format_real's form. */
 enum { PBC_FORMAT_INT_MAX = 21, PBC_FORMAT_REAL_MAX = 32 };
 
+/* How many decimal digits v takes (1 to 20): the bit length times
+ * log10(2) is the count or one less; a power of ten says which. */
+static inline size_t pbc_decimal_digits(uint64_t v) {
+  static const uint64_t kPow10[20] = {
+      0, /* so that 0 takes one digit */
+      10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+      100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+      1000000000000ull, 10000000000000ull, 100000000000000ull,
+      1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+      1000000000000000000ull, 10000000000000000000ull};
+  size_t n = ((size_t)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+  return n + (v >= kPow10[n]);
+}
+
+/* v's decimal digits ending at `end`, written backwards two at a time. */
+static inline void pbc_digits_back(char *end, uint64_t v) {
+  static const char kPairs[201] =
+      "000102030405060708091011121314151617181920212223242526272829"
+      "303132333435363738394041424344454647484950515253545556575859"
+      "606162636465666768697071727374757677787980818283848586878889"
+      "90919293949596979899";
+  while (v >= 100) {
+    end -= 2;
+    memcpy(end, kPairs + v % 100 * 2, 2);
+    v /= 100;
+  }
+  if (v >= 10) memcpy(end - 2, kPairs + v * 2, 2);
+  else end[-1] = (char)('0' + v);
+}
+
 /* v in decimal at out (no NUL); the number of bytes. */
 size_t pbc_format_u64(char *out, uint64_t v);
 size_t pbc_format_i64(char *out, int64_t v);

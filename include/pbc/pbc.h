@@ -133,6 +133,7 @@ typedef struct pbc_message_info {
   pbc_status (*encode_at_end)(const void *m, uint8_t *buf, size_t cap,
                               uint8_t **start, size_t *written);
   const pbc_message_desc *desc; /* its fields, oneofs, names: pbc/desc.h */
+  const void *json_printer; /* for pbc_json_print; not a user API */
 } pbc_message_info;
 
 /* Bytes one element of a repeated field, or a singular scalar, string or

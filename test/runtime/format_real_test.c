@@ -11,7 +11,11 @@
  *    shortest form has few digits;
  *  - integers, powers of two and ten, and each one's neighbours (the
  *    values on the edges of a decimal exponent or of a binade).
- * Prints the count checked; the first mismatches with both texts. */
+ * And integers (pbc_format_u64, pbc_format_i64: the digit count first,
+ * then two digits at a time) against "%llu" and "%lld": every power of
+ * two and of ten with its neighbours, the extremes, random values of
+ * every bit length.
+ * Prints the counts checked; the first mismatches with both texts. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,7 +71,50 @@ static void both(double v) {
   check(nextafterf((float)v, 0), true);
 }
 
+static unsigned long ints_checked, ints_failed;
+
+static void check_int(uint64_t v) {
+  char want[32], got[32];
+  int nw = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+  size_t ng = pbc_format_u64(got, v);
+  char swant[32], sgot[32];
+  int ns = snprintf(swant, sizeof swant, "%lld", (long long)(int64_t)v);
+  size_t nsg = pbc_format_i64(sgot, (int64_t)v);
+  ints_checked += 2;
+  if (ng != (size_t)nw || memcmp(want, got, ng) != 0) {
+    if (++ints_failed <= 10)
+      printf("u64 %llu: got %.*s\n", (unsigned long long)v, (int)ng, got);
+  }
+  if (nsg != (size_t)ns || memcmp(swant, sgot, nsg) != 0) {
+    if (++ints_failed <= 10)
+      printf("i64 %lld: got %.*s\n", (long long)(int64_t)v, (int)nsg, sgot);
+  }
+}
+
+static void integers(void) {
+  for (int e = 0; e < 64; e++) {
+    uint64_t b = (uint64_t)1 << e;
+    check_int(b - 1);
+    check_int(b);
+    check_int(b + 1);
+    check_int(0 - b);
+  }
+  for (uint64_t t = 1; t <= UINT64_MAX / 10; t *= 10) {
+    check_int(t - 1);
+    check_int(t);
+    check_int(t + 1);
+    check_int(t * 10 - 1);
+  }
+  check_int(UINT64_MAX);
+  check_int((uint64_t)INT64_MAX);
+  check_int((uint64_t)INT64_MIN);
+  for (uint64_t v = 0; v < 100000; v++) check_int(v);
+  for (int i = 0; i < 200000; i++) check_int(next() >> (next() % 64));
+}
+
 int main(void) {
+  integers();
+  printf("%lu integers checked, %lu differ\n", ints_checked, ints_failed);
   /* Random mantissas at every exponent from 2^-80 to 2^80 (the exact
    * path covers about 10^-16 to 10^17 for doubles, 10^-24 to 10^9 for
    * floats), and at the extremes. */
@@ -113,5 +160,5 @@ int main(void) {
   check(0.0, true);
   check(-0.0, true);
   printf("%lu values checked, %lu differ\n", checked, failed);
-  return failed != 0;
+  return failed != 0 || ints_failed != 0;
 }

@@ -460,3 +460,16 @@ Value CodecContext::sumElements(const FieldPlan &f, Value data, Value count,
       });
   return loop.getResult(0);
 }
+
+LLVM::GlobalOp CodecContext::textGlobal(StringRef symbol, StringRef text) {
+  LLVM::GlobalOp &global = texts[symbol];
+  if (!global) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    global = b.create<LLVM::GlobalOp>(
+        loc, LLVM::LLVMArrayType::get(i8, text.size()), /*isConstant=*/true,
+        LLVM::Linkage::Private, symbol, b.getStringAttr(text));
+    global.setUnnamedAddr(LLVM::UnnamedAddr::Global);
+  }
+  return global;
+}

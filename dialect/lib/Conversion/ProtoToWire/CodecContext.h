@@ -132,6 +132,9 @@ public:
   /// Extension `fullName`'s pbc_extension_info, `EXT_ext`;
   /// buildExtensionInfo defines it.
   mlir::LLVM::GlobalOp extensionInfoGlobal(llvm::StringRef fullName);
+  /// A private constant holding `text` (a JSON member's name), defined at
+  /// the first use of `symbol`.
+  mlir::LLVM::GlobalOp textGlobal(llvm::StringRef symbol, llvm::StringRef text);
 
   //===------------------------------------------------------------------===//
   // Fields in memory
@@ -217,6 +220,8 @@ private:
   llvm::DenseMap<abi::Runtime, mlir::LLVM::LLVMFuncOp> runtime;
   /// The info records declared so far, by symbol.
   llvm::StringMap<mlir::LLVM::GlobalOp> records;
+  /// The textGlobal constants so far, by symbol.
+  llvm::StringMap<mlir::LLVM::GlobalOp> texts;
   /// The messages mayHoldRequired says yes for, found for the whole schema
   /// at its first question: one search backwards along the message fields
   /// from those with a required field, linear in the schema (a search
@@ -245,6 +250,10 @@ void buildSize(CodecContext &cx, const MessagePlan &m);
 void buildEncoder(CodecContext &cx, const MessagePlan &m);
 void buildWriter(CodecContext &cx, const MessagePlan &m);
 void buildDecoder(CodecContext &cx, const MessagePlan &m);
+void buildToJson(CodecContext &cx, const MessagePlan &m);
+/// Whether `m`'s JSON is its fields, which buildToJson prints itself; the
+/// others' is the runtime's printer from the description.
+bool printsJsonFields(const MessagePlan &m);
 /// A compact message's functions, entry points included: each a call into
 /// the runtime's table codec (TableCodecs.cpp).
 void buildTableCodecs(CodecContext &cx, const MessagePlan &m);

@@ -60,6 +60,7 @@ struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
         buildEncoder(cx, *m);
         buildWriter(cx, *m);
         buildDecoder(cx, *m);
+        buildToJson(cx, *m);
         buildEntryPoints(cx, *m);
       }
       infos.push_back(buildInfo(cx, *m, *desc));

@@ -35,6 +35,7 @@ static constexpr std::pair<Role, Runtime> kTableRoles[] = {
     {Role::Encoder, Runtime::pbc_table_encode_backwards},
     {Role::Writer, Runtime::pbc_table_write_fields},
     {Role::Decoder, Runtime::pbc_table_decode_fields},
+    {Role::ToJson, Runtime::pbc_json_put_message},
 };
 
 void pbc::proto::buildTableCodecs(CodecContext &cx, const MessagePlan &m) {

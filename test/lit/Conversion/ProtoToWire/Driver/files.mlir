@@ -22,6 +22,7 @@ proto.message @A file "a.proto" {
 // CHECK-NEXT: llvm.func @pbc__B_enc(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr attributes {passthrough = {{\[\["pbc-codec", "enc"\]\]}}}{{$}}
 // CHECK-NEXT: llvm.func @pbc__B_wr(!llvm.ptr, !llvm.ptr, i64) attributes {passthrough = {{\[\["pbc-codec", "wr"\]\]}}}{{$}}
 // CHECK-NEXT: llvm.func @pbc__B_dec(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> !llvm.ptr attributes {passthrough = {{\[\["pbc-codec", "dec"\]\]}}}{{$}}
+// CHECK-NEXT: llvm.func @pbc__B_json(!llvm.ptr, !llvm.ptr) attributes {passthrough = {{\[\["pbc-codec", "json"\]\]}}}{{$}}
 // A's are defined: the codecs, then the entry points.
 // CHECK-NEXT: llvm.func @A_init(%arg0: !llvm.ptr) {{.*}} {
 // CHECK: llvm.func @A_is_initialized(
@@ -31,6 +32,7 @@ proto.message @A file "a.proto" {
 // CHECK: llvm.func @pbc__A_wr(
 // CHECK: llvm.func @pbc__A_dec(
 // CHECK: llvm.call @pbc__B_dec(
+// CHECK: llvm.func @pbc__A_json(
 // CHECK: llvm.func @A_decode(
 // CHECK: llvm.func @A_encode(
 // CHECK: llvm.func @A_write(

@@ -23,14 +23,14 @@ proto.message @M.Inner file "a.proto" {
 // CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc()
 // weak_odr like the functions: libraries that share an import don't clash.
 // CHECK: llvm.mlir.global weak_odr constant @M_info()
-// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
+// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // full_name (in the description's pool: 2 fields of 16 bytes, 2 of names,
 // a lookup of 2 entries and 2 others of 2 bytes),
 // struct_size, then the functions: init, decode, encoded_size, encode,
-// write, is_initialized, internal_decoder, encode_at_end, and the
-// description (members are appended: records built before keep their
-// layout).
+// write, is_initialized, internal_decoder, encode_at_end, the
+// description and the JSON printer (members are appended: records built
+// before keep their layout).
 // CHECK-NEXT: %[[POOL:.*]] = llvm.mlir.addressof @pbc__M_desc_data : !llvm.ptr
 // CHECK-NEXT: %[[NAME:.*]] = llvm.getelementptr inbounds %[[POOL]][56]
 // CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.constant(32 : i64) : i64
@@ -43,6 +43,7 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[DEC:.*]] = llvm.mlir.addressof @pbc__M_dec : !llvm.ptr
 // CHECK-NEXT: %[[ATEND:.*]] = llvm.mlir.addressof @M_encode_at_end : !llvm.ptr
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
+// CHECK-NEXT: %[[JSON:.*]] = llvm.mlir.addressof @pbc__M_json : !llvm.ptr
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[NAME]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[SIZE]], %[[R1]][1]
 // CHECK-NEXT: %[[R3:.*]] = llvm.insertvalue %[[INIT]], %[[R2]][2]
@@ -54,7 +55,8 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[R9:.*]] = llvm.insertvalue %[[DEC]], %[[R8]][8]
 // CHECK-NEXT: %[[R10:.*]] = llvm.insertvalue %[[ATEND]], %[[R9]][9]
 // CHECK-NEXT: %[[R11:.*]] = llvm.insertvalue %[[DESC]], %[[R10]][10]
-// CHECK-NEXT: llvm.return %[[R11]]
+// CHECK-NEXT: %[[R12:.*]] = llvm.insertvalue %[[JSON]], %[[R11]][11]
+// CHECK-NEXT: llvm.return %[[R12]]
 // The section holds a pointer to the record, not the record: every entry
 // is 8 bytes whatever the record's alignment padding. Writable, so a PIE
 // needs no text relocation.

@@ -36,6 +36,11 @@ proto.message @M file "a.proto" tier compact {
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
 // CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_decode_fields(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %arg4)
 // CHECK-NEXT: llvm.return %[[R]] : !llvm.ptr
+// ToJson: the JSON printer's walk over the description.
+// CHECK-LABEL: llvm.func @pbc__M_json(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
+// CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
+// CHECK-NEXT: llvm.call @pbc_json_put_message(%[[DESC]], %arg0, %arg1)
+// CHECK-NEXT: llvm.return
 // CHECK-LABEL: llvm.func @M_decode(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
 // CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
