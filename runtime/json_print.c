@@ -288,23 +288,21 @@ static void put_real(printer *p, const slot *at, double v, bool is_float) {
 }
 
 /* An integer in decimal (v's bits read as signed when `is_signed`),
- * quoted for the 64-bit types: written in place when the buffer has room
- * (its length known first), else through a copy. */
+ * quoted for the 64-bit types: formatted in place when the buffer has room
+ * for the longest, else through a copy. */
 static void put_int(printer *p, const slot *at, uint64_t v, bool is_signed,
                     bool quoted) {
-  bool negative = is_signed && (int64_t)v < 0;
-  uint64_t magnitude = negative ? 0 - v : v;
+  enum { LONGEST = PBC_FORMAT_INT_MAX + 2 };
   size_t q = quoted ? 1 : 0;
-  size_t n = pbc_decimal_digits(magnitude) + negative + 2 * q;
   prefix(p, at);
   pbc_sink *o = &p->out;
-  char copy[PBC_FORMAT_INT_MAX + 2];
+  char copy[LONGEST];
   bool in_place = p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
-                  n <= o->cap - o->len;
+                  LONGEST <= o->cap - o->len;
   char *d = in_place ? o->buf + o->len : copy;
-  d[0] = d[n - 1] = '"'; /* unquoted, the digits cover both */
-  if (negative) d[q] = '-';
-  pbc_digits_back(d + n - q, magnitude);
+  size_t n = (is_signed ? pbc_format_i64(d + q, (int64_t)v)
+                        : pbc_format_u64(d + q, v)) + 2 * q;
+  if (quoted) d[0] = d[n - 1] = '"';
   if (in_place)
     o->len += n;
   else
@@ -991,6 +989,8 @@ void pbc_json_end_list(printer *p, size_t mark) {
   end_compiled(p, mark, '[', ']');
 }
 
+/* A value with nothing before it: the top, or where the caller wrote the
+ * member name. */
 static const slot kValue = {NULL, false, NULL, 0};
 
 PBC_NOINLINE void pbc_json_put_i32(printer *p, int32_t v) {
@@ -1053,7 +1053,6 @@ static pbc_status print(printer *p, const pbc_message_info *info,
     p->extensions.count = o->extension_count;
   }
   if (p->max_depth == 0) p->max_depth = PBC_DEFAULT_MAX_DEPTH;
-  slot top = {NULL, false, NULL, 0};
   /* The compiled printer takes the text in one buffer (it turns the
    * first comma of each object into its brace afterwards) and prints
    * without whitespace or fields at their defaults. */
@@ -1061,7 +1060,7 @@ static pbc_status print(printer *p, const pbc_message_info *info,
       !p->always)
     ((void (*)(const void *, printer *))info->json_printer)(m, p);
   else
-    put_message(p, &top, info->desc, (const uint8_t *)m);
+    put_message(p, &kValue, info->desc, (const uint8_t *)m);
   if (p->has_arena) pbc_arena_destroy(&p->arena);
   return p->status;
 }

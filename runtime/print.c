@@ -4,18 +4,6 @@
 
 #include "print_internal.h"
 
-size_t pbc_format_u64(char *out, uint64_t v) {
-  size_t n = pbc_decimal_digits(v);
-  pbc_digits_back(out + n, v);
-  return n;
-}
-
-size_t pbc_format_i64(char *out, int64_t v) {
-  if (v >= 0) return pbc_format_u64(out, (uint64_t)v);
-  out[0] = '-';
-  return 1 + pbc_format_u64(out + 1, 0 - (uint64_t)v);
-}
-
 /* ---- Without snprintf ------------------------------------------------------
  * libprotobuf's SimpleDtoa is "%.15g" when that reads back as the value,
  * else "%.17g" (SimpleFtoa: "%.6g", else "%.9g"). Both roundings are of the

@@ -74,9 +74,18 @@ static inline void pbc_digits_back(char *end, uint64_t v) {
   else end[-1] = (char)('0' + v);
 }
 
-/* v in decimal at out (no NUL); the number of bytes. */
-size_t pbc_format_u64(char *out, uint64_t v);
-size_t pbc_format_i64(char *out, int64_t v);
+/* v in decimal at out (no NUL); the number of bytes. Inline: the printers
+ * call them for every integer. */
+static inline size_t pbc_format_u64(char *out, uint64_t v) {
+  size_t n = pbc_decimal_digits(v);
+  pbc_digits_back(out + n, v);
+  return n;
+}
+static inline size_t pbc_format_i64(char *out, int64_t v) {
+  if (v >= 0) return pbc_format_u64(out, (uint64_t)v);
+  out[0] = '-';
+  return 1 + pbc_format_u64(out + 1, 0 - (uint64_t)v);
+}
 
 /* A finite float (is_float, v holding its value exactly) or double as
  * libprotobuf's SimpleFtoa and SimpleDtoa write it: FLT_DIG (DBL_DIG)

@@ -251,9 +251,6 @@ void buildEncoder(CodecContext &cx, const MessagePlan &m);
 void buildWriter(CodecContext &cx, const MessagePlan &m);
 void buildDecoder(CodecContext &cx, const MessagePlan &m);
 void buildToJson(CodecContext &cx, const MessagePlan &m);
-/// Whether `m`'s JSON is its fields, which buildToJson prints itself; the
-/// others' is the runtime's printer from the description.
-bool printsJsonFields(const MessagePlan &m);
 /// A compact message's functions, entry points included: each a call into
 /// the runtime's table codec (TableCodecs.cpp).
 void buildTableCodecs(CodecContext &cx, const MessagePlan &m);

@@ -34,7 +34,9 @@ static bool plainJson(StringRef s) {
   });
 }
 
-bool pbc::proto::printsJsonFields(const MessagePlan &m) {
+/// Whether `m`'s JSON is its fields, which this file prints; the others'
+/// is the runtime's printer from the description.
+static bool printsJsonFields(const MessagePlan &m) {
   return m.op.hasNames() && m.extensionRanges.empty() &&
          !m.name.starts_with("google.protobuf.");
 }
@@ -58,7 +60,7 @@ private:
   void putName(const MessagePlan &m, const FieldPlan &f);
   void putValue(const FieldPlan &f, Value addr, bool element);
   void putScalar(const FieldPlan &f, Value v);
-  Value isSet(Value msg, const FieldPlan &f, Value addr);
+  std::pair<Value, Value> presence(Value msg, const FieldPlan &f, Value addr);
   void putField(const MessagePlan &m, Value msg, const FieldPlan &f,
                 uint32_t index);
 };
@@ -173,38 +175,42 @@ void JsonBuilder::putScalar(const FieldPlan &f, Value v) {
   }
 }
 
-/// Whether `f` prints: what the binary writer writes, a repeated field
-/// with elements.
-Value JsonBuilder::isSet(Value msg, const FieldPlan &f, Value addr) {
-  if (f.isRepeated())
-    return cx.cmp(arith::CmpIPredicate::ne, cx.viewSize(addr),
-                  cx.cst(cx.i64, 0));
-  if (f.type->isMessage())
-    return cx.isMessagePresent(msg, f, cx.load(cx.ptrTy, addr));
-  if (f.type->isView())
-    return cx.isPresent(msg, f, cx.viewSize(addr));
-  return cx.isPresent(msg, f, cx.loadValue(msg, f));
+/// Whether `f` prints (what the binary writer writes, a repeated field
+/// with elements), and what the test loaded: the element count, the
+/// sub-message, the string's size or the scalar value.
+std::pair<Value, Value> JsonBuilder::presence(Value msg, const FieldPlan &f,
+                                              Value addr) {
+  if (f.isRepeated()) {
+    Value count = cx.viewSize(addr);
+    return {cx.cmp(arith::CmpIPredicate::ne, count, cx.cst(cx.i64, 0)), count};
+  }
+  if (f.type->isMessage()) {
+    Value sub = cx.load(cx.ptrTy, addr);
+    return {cx.isMessagePresent(msg, f, sub), sub};
+  }
+  Value v = f.type->isView() ? cx.viewSize(addr) : cx.loadValue(msg, f);
+  return {cx.isPresent(msg, f, v), v};
 }
 
 void JsonBuilder::putField(const MessagePlan &m, Value msg, const FieldPlan &f,
                            uint32_t index) {
   Value addr = cx.fieldAddr(msg, f);
+  auto [set, loaded] = presence(msg, f, addr);
   bool isMap = f.message && f.message->isMapEntry;
-  if (isMap || !plainJson(f.jsonName) || !plainJson(f.op.getName())) {
-    printIf(isSet(msg, f, addr), [&] {
+  bool byRuntime = isMap || !plainJson(f.jsonName) || !plainJson(f.op.getName());
+  printIf(set, [&] {
+    if (byRuntime) {
       Value desc = b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m));
       cx.callRuntime(Runtime::pbc_json_put_field,
                      {p, desc, cx.cst(cx.i32, index), msg});
-    });
-    return;
-  }
-  if (f.isRepeated()) {
-    Value data = cx.viewData(addr), count = cx.viewSize(addr);
-    printIf(cx.cmp(arith::CmpIPredicate::ne, count, cx.cst(cx.i64, 0)), [&] {
-      putName(m, f);
+      return;
+    }
+    putName(m, f);
+    if (f.isRepeated()) {
+      Value data = cx.viewData(addr);
       Value mark = cx.callRuntime(Runtime::pbc_json_begin_list, {p});
       b.create<scf::ForOp>(
-          loc, cx.cst(cx.i64, 0), count, cx.cst(cx.i64, 1), ValueRange(),
+          loc, cx.cst(cx.i64, 0), loaded, cx.cst(cx.i64, 1), ValueRange(),
           [&](OpBuilder &, Location, Value i, ValueRange) {
             put("pbc__json_comma", ",");
             Value at = b.create<arith::MulIOp>(loc, i,
@@ -213,28 +219,13 @@ void JsonBuilder::putField(const MessagePlan &m, Value msg, const FieldPlan &f,
             b.create<scf::YieldOp>(loc);
           });
       cx.callRuntime(Runtime::pbc_json_end_list, {p, mark});
-    });
-    return;
-  }
-  if (f.type->isMessage()) {
-    Value sub = cx.load(cx.ptrTy, addr);
-    printIf(cx.isMessagePresent(msg, f, sub), [&] {
-      putName(m, f);
-      cx.call(*f.message, Role::ToJson, {sub, p});
-    });
-    return;
-  }
-  if (f.type->isView()) {
-    printIf(cx.isPresent(msg, f, cx.viewSize(addr)), [&] {
-      putName(m, f);
+    } else if (f.type->isMessage()) {
+      cx.call(*f.message, Role::ToJson, {loaded, p});
+    } else if (f.type->isView()) {
       putValue(f, addr, /*element=*/false);
-    });
-    return;
-  }
-  Value v = cx.loadValue(msg, f);
-  printIf(cx.isPresent(msg, f, v), [&] {
-    putName(m, f);
-    putScalar(f, v);
+    } else {
+      putScalar(f, loaded);
+    }
   });
 }
 
