@@ -57,6 +57,11 @@ EncodingPlan::EncodingPlan(ModuleOp module) {
     order.push_back(&plan);
     byName[plan.name] = &plan;
   }
+  // Gathered once: a search of the module per message would be quadratic,
+  // and the module grows by a dozen functions per message as it is lowered.
+  for (ExtensionOp ext : module.getOps<ExtensionOp>())
+    if (MessagePlan *extendee = byName.lookup(ext.getExtendee()))
+      extendee->extensions.push_back(ext);
 
   for (MessagePlan &plan : storage) {
     llvm::DenseMap<Operation *, uint32_t> oneofIndex;

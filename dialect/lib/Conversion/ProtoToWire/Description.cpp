@@ -447,8 +447,8 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   // no pbc_exts section of the process lists. Named as a link array, and
   // set aside with them while LLVM optimizes (CodeGen.cpp).
   SmallVector<LLVM::GlobalOp> exts;
-  for (ExtensionOp ext : cx.module.getOps<ExtensionOp>())
-    if (ext.getExtendee() == m.name && cx.generates(ext))
+  for (ExtensionOp ext : m.extensions)
+    if (cx.generates(ext))
       exts.push_back(cx.extensionInfoGlobal(ext.getSymName()));
   LLVM::GlobalOp extList;
   if (!exts.empty()) {

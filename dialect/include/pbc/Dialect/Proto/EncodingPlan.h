@@ -120,6 +120,8 @@ struct MessagePlan {
   /// The extension ranges, `[start, end)`, ascending: where the table
   /// codec writes the extensions the unknown fields hold.
   llvm::SmallVector<std::pair<int64_t, int64_t>, 0> extensionRanges;
+  /// The extensions of it the module declares, in the module's order.
+  mutable llvm::SmallVector<ExtensionOp, 0> extensions;
   /// The numbers of the group fields (of any message) whose type this is:
   /// its decoder ends at their END_GROUP tags.
   llvm::SmallVector<uint32_t, 1> groupNumbers;
