@@ -25,8 +25,10 @@
 #include "text_lex.h"
 #include "wire_build.h"
 
-typedef struct parser {
-  const char *begin, *p, *end;
+typedef struct pbc_json_parser {
+  /* First: pbc_json_key, inlined into compiled parsers, reads p and end. */
+  const char *p, *end, *begin;
+  const char *key_at; /* the member name just read, for errors */
   pbc_wire_build wb;
   uint8_t *scratch; /* a decoded string with escapes */
   size_t scratch_cap;
@@ -38,7 +40,8 @@ typedef struct parser {
   pbc_rt_extensions extensions;
   pbc_status status;
   pbc_json_error *error;
-} parser;
+} pbc_json_parser;
+typedef pbc_json_parser parser;
 
 #define TRY(x)                                                                 \
   do {                                                                         \
@@ -626,6 +629,11 @@ static bool put_string(parser *ps, const pbc_field_desc *f, const jstr *s,
 
 /* A scalar, string, bytes or enum value of f as its record; null, and an
  * enum name ignored, write nothing and leave *set false. */
+static PBC_ALWAYS_INLINE bool read_number_bits(parser *ps,
+                                               const pbc_message_desc *d,
+                                               const pbc_field_desc *f,
+                                               uint64_t *out);
+
 static bool parse_scalar(parser *ps, const pbc_message_desc *d,
                          const pbc_field_desc *f, bool *set) {
   const char *at = ps->p;
@@ -649,6 +657,26 @@ static bool parse_scalar(parser *ps, const pbc_message_desc *d,
     TRY(read_string(ps, &s));
     return put_string(ps, f, &s, f->type == PBC_TYPE_BYTES);
   }
+  case PBC_TYPE_ENUM:
+    TRY(read_enum(ps, e, &bits, set));
+    if (!*set) return true;
+    break;
+  default:
+    TRY(read_number_bits(ps, d, f, &bits));
+    break;
+  }
+  return wrote(ps, pbc_wb_scalar(&ps->wb, f, bits));
+}
+
+/* A number or bool field's value (not null), as pbc_wb_scalar takes it:
+ * inlined into both its callers, a switch on the type each. */
+static PBC_ALWAYS_INLINE bool read_number_bits(parser *ps,
+                                               const pbc_message_desc *d,
+                                               const pbc_field_desc *f,
+                                               uint64_t *out) {
+  const char *at = ps->p;
+  uint64_t bits = 0;
+  switch ((pbc_field_type)f->type) {
   case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
     TRY(read_integer(ps, INT32_MIN, INT32_MAX, &bits));
     break;
@@ -675,15 +703,12 @@ static bool parse_scalar(parser *ps, const pbc_message_desc *d,
                     pbc_field_json_name(d, f), what(ps));
     }
     break;
-  case PBC_TYPE_ENUM:
-    TRY(read_enum(ps, e, &bits, set));
-    if (!*set) return true;
-    break;
   default:
-    assert(0 && "messages take parse_field_value");
+    assert(0 && "strings, enums and messages are read elsewhere");
     return false;
   }
-  return wrote(ps, pbc_wb_scalar(&ps->wb, f, bits));
+  *out = bits;
+  return true;
 }
 
 /* ---- Well-known types -------------------------------------------------------
@@ -1186,6 +1211,37 @@ static bool null_is_value(const pbc_message_desc *d, const pbc_field_desc *f) {
          pbc_json_wkt_of(pbc_tbl_link_message(d, f)) == WKT_VALUE;
 }
 
+/* Whether f's elements go into one packed run: numbers and bools. Not
+ * enums: a closed enum's unknown numbers go to the unknown fields, where
+ * libprotobuf keeps each as its own record. */
+static bool packs(const pbc_field_desc *f) {
+  return f->type != PBC_TYPE_STRING && f->type != PBC_TYPE_BYTES &&
+         f->type != PBC_TYPE_ENUM && !pbc_tbl_is_message(f);
+}
+
+/* The elements of a number or bool array after its '[' (one at least), as
+ * one packed record: the decoder takes a packed run for any such field,
+ * and the tags of one record per element cost both sides more than the
+ * numbers. */
+static bool parse_packed(parser *ps, const pbc_message_desc *d,
+                         const pbc_field_desc *f) {
+  size_t at = 0;
+  TRY(wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_LEN) &&
+                    pbc_wb_open_len(&ps->wb, &at)));
+  for (;;) {
+    uint64_t bits;
+    const char *at_element = ps->p;
+    if (at_null(ps))
+      return SYNTAX(at_element, "null element in repeated field \"%s\".",
+                    pbc_field_json_name(d, f));
+    TRY(read_number_bits(ps, d, f, &bits));
+    TRY(wrote(ps, pbc_wb_scalar_value(&ps->wb, f, bits)));
+    if (peek(ps) != ',') break;
+    ps->p++;
+  }
+  return closed(ps, at) && expect(ps, ']');
+}
+
 /* A repeated field's array: its elements' records (null only where it is a
  * value). */
 static bool parse_repeated(parser *ps, const pbc_message_desc *d,
@@ -1196,6 +1252,7 @@ static bool parse_repeated(parser *ps, const pbc_message_desc *d,
                   pbc_field_json_name(d, f), what(ps));
   ps->p++;
   if (at_close(ps, ']')) return true;
+  if (packs(f) && !kept) return parse_packed(ps, d, f);
   for (;;) {
     const char *at = ps->p;
     bool set;
@@ -1353,11 +1410,57 @@ static const pbc_field_desc *find_member(const pbc_message_desc *d,
   return f;
 }
 
+/* A member of a oneof may be given when no other member of it was. */
+static bool oneof_free(parser *ps, const pbc_message_desc *d, size_t frame,
+                       const pbc_field_desc *f) {
+  if (f->kind != PBC_FIELD_ONEOF || at_null(ps)) return true;
+  uint32_t other = *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence);
+  if (other == 0) return true;
+  return SYNTAX(ps->key_at, "Field \"%s\" and field \"%s\" are members of "
+                            "oneof \"%s\": only one may be given.",
+                pbc_field_name(d, f), pbc_field_name(d, &d->fields[other - 1]),
+                d->strings + d->oneofs[f->presence].name);
+}
+
+/* The member of field `index` given: a second time is an error. Then its
+ * ':' when `colon` (a compiled parser's key includes it). */
+static bool member_given(parser *ps, const pbc_message_desc *d, size_t frame,
+                         uint32_t index, bool colon) {
+  if (pbc_wb_frame_has(&ps->wb, frame, index))
+    return SYNTAX(ps->key_at, "Field \"%s\" given twice.",
+                  pbc_field_name(d, &d->fields[index]));
+  pbc_wb_frame_set(&ps->wb, frame, index);
+  return !colon || expect(ps, ':');
+}
+
+/* The value of the member of field `index`, its name read (ps->key_at). */
+static bool member_value(parser *ps, const pbc_message_desc *d, size_t frame,
+                         uint32_t index, bool colon) {
+  const pbc_field_desc *f = &d->fields[index];
+  TRY(member_given(ps, d, frame, index, colon));
+  if (f->kind == PBC_FIELD_REPEATED) {
+    if (at_null(ps)) {
+      ps->p += 4;
+      return true;
+    }
+    return (f->flags & PBC_FIELD_MAP) ? parse_map(ps, d, f)
+                                  : parse_repeated(ps, d, f, false);
+  }
+  TRY(oneof_free(ps, d, frame, f));
+  bool set;
+  TRY(parse_field_value(ps, d, f, &set, false));
+  /* (After the value: a sub-message's frame may have moved the stack.) */
+  if (f->kind == PBC_FIELD_ONEOF && set)
+    *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence) = index + 1;
+  return true;
+}
+
 /* One "name": value member of d's object. */
 static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
                          bool any_body, uint32_t *next) {
   jstr key;
   TRY(read_string(ps, &key));
+  ps->key_at = key.at;
   if (any_body && key.len == 5 && memcmp(key.data, "@type", 5) == 0)
     return expect(ps, ':') && skip_value(ps);
   if (key.len > 2 && key.data[0] == '[' && key.data[key.len - 1] == ']')
@@ -1368,34 +1471,122 @@ static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
     return SYNTAX(key.at, "Message type \"%s\" has no field named \"%.*s\".",
                   d->strings, (int)key.len, key.data);
   }
-  uint32_t index = (uint32_t)(f - d->fields);
-  if (pbc_wb_frame_has(&ps->wb, frame, index))
-    return SYNTAX(key.at, "Field \"%s\" given twice.", pbc_field_name(d, f));
-  pbc_wb_frame_set(&ps->wb, frame, index);
-  TRY(expect(ps, ':'));
-  if (f->kind == PBC_FIELD_REPEATED) {
-    if (at_null(ps)) {
-      ps->p += 4;
-      return true;
-    }
-    return (f->flags & PBC_FIELD_MAP) ? parse_map(ps, d, f)
-                                  : parse_repeated(ps, d, f, false);
-  }
-  if (f->kind == PBC_FIELD_ONEOF && !at_null(ps)) {
-    uint32_t other = *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence);
-    if (other != 0)
-      return SYNTAX(key.at, "Field \"%s\" and field \"%s\" are members of "
-                            "oneof \"%s\": only one may be given.",
-                    pbc_field_name(d, f),
-                    pbc_field_name(d, &d->fields[other - 1]),
-                    d->strings + d->oneofs[f->presence].name);
-  }
-  bool set;
-  TRY(parse_field_value(ps, d, f, &set, false));
-  /* (After the value: a sub-message's frame may have moved the stack.) */
-  if (f->kind == PBC_FIELD_ONEOF && set)
-    *pbc_wb_frame_oneof(&ps->wb, d, frame, f->presence) = index + 1;
+  return member_value(ps, d, frame, (uint32_t)(f - d->fields), true);
+}
+
+/* ---- What compiled parsers call (abi.def's rows) ---------------------------
+ * pbc__T_from_json parses T's object with the members unrolled in number
+ * order: each expected `"name":` compared whole (pbc_json_key, inlined), a
+ * match parsed by its field's value function, anything else found by name
+ * here (pbc_json_find_member) and dispatched back by index. Values still
+ * go to the wire form. All but pbc_json_key stay calls (PBC_NOINLINE):
+ * inlined, they would copy the whole parser, their static callees, into
+ * every object that holds a compiled parser. */
+
+bool pbc_json_key(pbc_json_parser *ps, const void *key, size_t n) {
+  if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, key, n) != 0)
+    return false;
+  ps->key_at = ps->p;
+  ps->p += n;
   return true;
+}
+
+PBC_NOINLINE int64_t pbc_json_open_object(pbc_json_parser *ps,
+                                          const pbc_message_desc *d) {
+  if (peek(ps) != '{') {
+    SYNTAX(ps->p, "Expected an object for %s, found %s.", d->strings, what(ps));
+    return -1;
+  }
+  ps->p++;
+  size_t frame;
+  if (!wrote(ps, pbc_wb_frame_push(&ps->wb, d, &frame))) return -1;
+  if (peek(ps) != '}') return (int64_t)frame;
+  ps->p++;
+  pbc_wb_frame_pop(&ps->wb, d);
+  return -2;
+}
+
+PBC_NOINLINE int32_t pbc_json_more(pbc_json_parser *ps,
+                                   const pbc_message_desc *d) {
+  if (peek(ps) == ',') {
+    ps->p++;
+    peek(ps);
+    return 1;
+  }
+  pbc_wb_frame_pop(&ps->wb, d);
+  return expect(ps, '}') ? 0 : -1;
+}
+
+PBC_NOINLINE int32_t pbc_json_find_member(pbc_json_parser *ps,
+                                          const pbc_message_desc *d,
+                                          int64_t frame) {
+  for (;;) {
+    uint32_t next = d->field_count; /* the chain tried the fields in order */
+    jstr key;
+    if (!read_string(ps, &key)) return -1;
+    ps->key_at = key.at;
+    if (key.len > 2 && key.data[0] == '[' && key.data[key.len - 1] == ']') {
+      if (!parse_extension(ps, d, (size_t)frame, &key)) return -1;
+    } else {
+      const pbc_field_desc *f = find_member(d, &key, &next);
+      if (f != NULL) return (int32_t)(f - d->fields);
+      if (!ps->ignore_unknown) {
+        SYNTAX(key.at, "Message type \"%s\" has no field named \"%.*s\".",
+               d->strings, (int)key.len, key.data);
+        return -1;
+      }
+      if (!expect(ps, ':') || !skip_value(ps)) return -1;
+    }
+    int32_t more = pbc_json_more(ps, d);
+    if (more != 1) return more == 0 ? -2 : -1;
+  }
+}
+
+PBC_NOINLINE bool pbc_json_member(pbc_json_parser *ps,
+                                  const pbc_message_desc *d, int64_t frame,
+                                  uint32_t index, bool colon) {
+  return member_value(ps, d, (size_t)frame, index, colon);
+}
+
+PBC_NOINLINE int64_t pbc_json_enter_message(pbc_json_parser *ps,
+                                            const pbc_message_desc *d,
+                                            int64_t frame, uint32_t index,
+                                            bool colon) {
+  const pbc_field_desc *f = &d->fields[index];
+  if (!member_given(ps, d, (size_t)frame, index, colon) ||
+      !oneof_free(ps, d, (size_t)frame, f))
+    return -1;
+  const pbc_message_desc *type = pbc_tbl_link_message(d, f);
+  if (at_null(ps) && pbc_json_wkt_of(type) != WKT_VALUE) {
+    ps->p += 4;
+    return -2;
+  }
+  size_t at = 0;
+  if (!enter(ps)) return -1;
+  bool group = f->type == PBC_TYPE_GROUP;
+  if (!wrote(ps, pbc_wb_tag(&ps->wb, f->number,
+                            group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN) &&
+                     (group || pbc_wb_open_len(&ps->wb, &at))))
+    return -1;
+  return (int64_t)at;
+}
+
+PBC_NOINLINE bool pbc_json_leave_message(pbc_json_parser *ps,
+                                         const pbc_message_desc *d,
+                                         int64_t frame, uint32_t index,
+                                         int64_t at) {
+  const pbc_field_desc *f = &d->fields[index];
+  ps->depth--;
+  if (f->kind == PBC_FIELD_ONEOF)
+    *pbc_wb_frame_oneof(&ps->wb, d, (size_t)frame, f->presence) = index + 1;
+  return f->type == PBC_TYPE_GROUP
+             ? wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_END_GROUP))
+             : closed(ps, (size_t)at);
+}
+
+PBC_NOINLINE bool pbc_json_parse_message(const pbc_message_desc *d,
+                                         pbc_json_parser *ps) {
+  return parse_message(ps, d);
 }
 
 pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
@@ -1426,7 +1617,11 @@ pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
   if (at_null(ps) && pbc_json_wkt_of(d) != WKT_VALUE) {
     ok = SYNTAX(ps->p, "Expected a message, found null.");
   } else {
-    ok = parse_message(ps, d);
+    /* A message's compiled parser (pbc__T_from_json), or the description's
+     * where the schema was loaded at run time. */
+    ok = info->json_parser != NULL
+             ? ((bool (*)(parser *))info->json_parser)(ps)
+             : parse_message(ps, d);
     /* (peek's 0 is also a NUL byte: the position tells the end.) */
     if (ok && (peek(ps), ps->p != ps->end))
       ok = SYNTAX(ps->p, "Unexpected text after the message.");

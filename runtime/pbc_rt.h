@@ -276,6 +276,24 @@ const pbc_extension_info *pbc_rt_find_extension_named(
     const pbc_message_desc *d, const pbc_rt_extensions *x, const char *name,
     size_t len);
 
+/* ---- ProtoJSON parsing: what pbc__T_from_json calls (abi.def's rows) ----
+ * The parser is json_parse.c's state; these run its rules (names given
+ * once, one member per oneof, null, nesting) as its own member loop does.
+ * See abi.def for what each returns. */
+typedef struct pbc_json_parser pbc_json_parser;
+bool pbc_json_key(pbc_json_parser *ps, const void *key, size_t n);
+int64_t pbc_json_open_object(pbc_json_parser *ps, const pbc_message_desc *d);
+int32_t pbc_json_find_member(pbc_json_parser *ps, const pbc_message_desc *d,
+                             int64_t frame);
+bool pbc_json_member(pbc_json_parser *ps, const pbc_message_desc *d,
+                     int64_t frame, uint32_t index, bool colon);
+int64_t pbc_json_enter_message(pbc_json_parser *ps, const pbc_message_desc *d,
+                               int64_t frame, uint32_t index, bool colon);
+bool pbc_json_leave_message(pbc_json_parser *ps, const pbc_message_desc *d,
+                            int64_t frame, uint32_t index, int64_t at);
+int32_t pbc_json_more(pbc_json_parser *ps, const pbc_message_desc *d);
+bool pbc_json_parse_message(const pbc_message_desc *d, pbc_json_parser *ps);
+
 /* ---- ProtoJSON printing: what pbc__T_json calls (abi.def's rows) --------
  * The printer is json_print.c's state. Members and list elements are each
  * written with a comma before them; pbc_json_end_object (end_list) turns

@@ -1,6 +1,7 @@
 /* The text format's tokenizer (text_lex.h): io::Tokenizer's rules and
  * error messages, over a buffer that may hold NUL bytes (an error, as in
  * libprotobuf, whose tokenizer sees its end of input as a NUL). */
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,7 +280,58 @@ bool pbc_lex_integer(const char *text, size_t len, uint64_t max,
   return true;
 }
 
+/* Clinger's fast path: a decimal of at most 19 digits whose value m fits
+ * in a double's 53 bits, times 10^e for |e| <= 22 (exact doubles too), is
+ * one IEEE multiplication or division of exact operands, so rounded once,
+ * correctly: strtod's result. Most numbers in JSON and text are such; the
+ * rest (and any other spelling strtod reads) go to strtod. */
+static bool float_fast(const char *p, size_t len, double *out) {
+  static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+                                  1e18, 1e19, 1e20, 1e21, 1e22};
+#if FLT_EVAL_METHOD != 0
+  return false; /* (x87: the operation would be rounded twice) */
+#endif
+  const char *end = p + len;
+  bool negative = p < end && *p == '-';
+  p += negative;
+  uint64_t m = 0;
+  int digits = 0, exp = 0;
+  const char *start = p;
+  for (; p < end && (unsigned)(*p - '0') < 10; p++, digits++)
+    m = m * 10 + (uint64_t)(*p - '0');
+  if (p == start) return false;
+  if (p < end && *p == '.') {
+    start = ++p;
+    for (; p < end && (unsigned)(*p - '0') < 10; p++, digits++, exp--)
+      m = m * 10 + (uint64_t)(*p - '0');
+    if (p == start) return false;
+  }
+  if (digits > 19) return false; /* m may have wrapped */
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    p++;
+    bool below = p < end && *p == '-';
+    if (p < end && (*p == '+' || *p == '-')) p++;
+    int e = 0;
+    for (start = p; p < end && (unsigned)(*p - '0') < 10; p++) {
+      if (p - start == 4) return false;
+      e = e * 10 + (*p - '0');
+    }
+    if (p == start) return false;
+    exp += below ? -e : e;
+  }
+  if (p != end || m > (uint64_t)1 << 53 || exp < -22 || exp > 22)
+    return false;
+  double v = (double)m;
+  v = exp < 0 ? v / powers[-exp] : v * powers[exp];
+  *out = negative ? -v : v;
+  return true;
+}
+
 double pbc_lex_float(const char *text, size_t len) {
+  double fast;
+  if (float_fast(text, len, &fast)) return fast;
   /* strtod wants a NUL after the number; a token is short, but not
    * bounded, so a long one is copied to the heap. */
   char local[64], *copy = local;

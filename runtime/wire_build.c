@@ -48,18 +48,8 @@ bool pbc_wb_reserve(pbc_wire_build *b, size_t n) {
 }
 
 bool pbc_wb_scalar(pbc_wire_build *b, const pbc_field_desc *f, uint64_t bits) {
-  pbc_wire_type wire = pbc_tbl_wire_type(f);
-  if (!pbc_wb_tag(b, f->number, wire)) return false;
-  if (wire == PBC_WIRE_FIXED32 || wire == PBC_WIRE_FIXED64) {
-    size_t n = wire == PBC_WIRE_FIXED32 ? 4 : 8;
-    if (!pbc_wb_reserve(b, n)) return false;
-    for (size_t i = 0; i < n; i++) b->out[b->len++] = (uint8_t)(bits >> 8 * i);
-    return true;
-  }
-  if (f->type == PBC_TYPE_SINT32) bits = pbc_zigzag32((int32_t)bits);
-  else if (f->type == PBC_TYPE_SINT64) bits = pbc_zigzag64((int64_t)bits);
-  else if (f->type == PBC_TYPE_BOOL) bits = bits != 0;
-  return pbc_wb_varint(b, bits);
+  return pbc_wb_tag(b, f->number, pbc_tbl_wire_type(f)) &&
+         pbc_wb_scalar_value(b, f, bits);
 }
 
 pbc_status pbc_wb_close_len(pbc_wire_build *b, size_t at) {

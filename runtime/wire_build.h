@@ -65,6 +65,22 @@ static inline bool pbc_wb_bytes(pbc_wire_build *b, const void *p, size_t n) {
  * type writes them (zigzag for sint32/sint64, fixed for the fixed types).
  * Not for strings, bytes or messages. */
 bool pbc_wb_scalar(pbc_wire_build *b, const pbc_field_desc *f, uint64_t bits);
+/* The value alone: an element of a packed run. */
+static inline bool pbc_wb_scalar_value(pbc_wire_build *b,
+                                       const pbc_field_desc *f,
+                                       uint64_t bits) {
+  pbc_wire_type wire = pbc_tbl_wire_type(f);
+  if (wire == PBC_WIRE_FIXED32 || wire == PBC_WIRE_FIXED64) {
+    size_t n = wire == PBC_WIRE_FIXED32 ? 4 : 8;
+    if (!pbc_wb_reserve(b, n)) return false;
+    for (size_t i = 0; i < n; i++) b->out[b->len++] = (uint8_t)(bits >> 8 * i);
+    return true;
+  }
+  if (f->type == PBC_TYPE_SINT32) bits = pbc_zigzag32((int32_t)bits);
+  else if (f->type == PBC_TYPE_SINT64) bits = pbc_zigzag64((int64_t)bits);
+  else if (f->type == PBC_TYPE_BOOL) bits = bits != 0;
+  return pbc_wb_varint(b, bits);
+}
 
 /* A length-delimited value: pbc_wb_open_len keeps a byte for the length
  * and returns where; pbc_wb_close_len writes it, moving the value up when

@@ -134,6 +134,7 @@ typedef struct pbc_message_info {
                               uint8_t **start, size_t *written);
   const pbc_message_desc *desc; /* its fields, oneofs, names: pbc/desc.h */
   const void *json_printer; /* for pbc_json_print; not a user API */
+  const void *json_parser;  /* for pbc_json_parse; not a user API */
 } pbc_message_info;
 
 /* Bytes one element of a repeated field, or a singular scalar, string or

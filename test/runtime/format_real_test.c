@@ -14,7 +14,12 @@
  * And integers (pbc_format_u64, pbc_format_i64: the digit count first,
  * then two digits at a time) against "%llu" and "%lld": every power of
  * two and of ten with its neighbours, the extremes, random values of
- * every bit length.
+ * every bit length. And reading (pbc_lex_float, runtime/text_lex.c, which
+ * both parsers use: Clinger's fast path, else strtod) against strtod, bit
+ * for bit: every text above, and decimals of 1 to 22 digits with the
+ * point anywhere or nowhere, exponents -40..40 in every spelling, signs,
+ * the fast path's edges (2^53 and past, 10^22 and past, 19 and 20
+ * digits).
  * Prints the counts checked; the first mismatches with both texts. */
 #include <math.h>
 #include <stdint.h>
@@ -23,6 +28,7 @@
 #include <string.h>
 
 #include "print_internal.h"
+#include "text_lex.h"
 
 static uint64_t state = 0x9e3779b97f4a7c15ULL;
 static uint64_t next(void) { /* xorshift64* */
@@ -45,7 +51,45 @@ static size_t reference(char *out, double v, bool is_float) {
   return (size_t)n;
 }
 
-static unsigned long checked, failed;
+static unsigned long checked, failed, read, read_failed;
+
+/* pbc_lex_float against strtod, bit for bit. */
+static void check_read(const char *text) {
+  double want = strtod(text, NULL), got = pbc_lex_float(text, strlen(text));
+  read++;
+  if (memcmp(&want, &got, sizeof want) != 0 && read_failed++ < 20)
+    printf("read %s: want %a, got %a\n", text, want, got);
+}
+
+static void decimals(void) {
+  static const char *edges[] = {
+      "9007199254740992", "9007199254740993", "9007199254740991e22",
+      "9007199254740993e-22", "1e22", "1e23", "1e-22", "1e-23",
+      "1234567890123456789", "12345678901234567890", "0.1", "-0", "-0.0",
+      "0e0", "0.000000000000000000001", "4.9406564584124654e-324",
+      "1.7976931348623157e308", "2.2250738585072014e-308", "1e0001",
+      "123.456e-5", "7E+3", "3.14159265358979323846"};
+  for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+    check_read(edges[i]);
+  for (int i = 0; i < 400000; i++) {
+    char text[80];
+    int k = 0, digits = 1 + (int)(next() % 22);
+    int point = (int)(next() % (unsigned)(digits + 1)); /* digits: none */
+    if (next() & 1) text[k++] = '-';
+    for (int j = 0; j < digits; j++) {
+      if (j == point && j > 0) text[k++] = '.';
+      text[k++] = (char)('0' + next() % 10);
+    }
+    switch (next() % 4) {
+    case 0: break;
+    case 1: k += sprintf(text + k, "e%d", (int)(next() % 81) - 40); break;
+    case 2: k += sprintf(text + k, "E+%d", (int)(next() % 41)); break;
+    default: k += sprintf(text + k, "e-%02d", (int)(next() % 41)); break;
+    }
+    text[k] = '\0';
+    check_read(text);
+  }
+}
 
 static void check(double v, bool is_float) {
   if (is_float) v = (float)v;
@@ -54,6 +98,8 @@ static void check(double v, bool is_float) {
   size_t nw = reference(want, v, is_float);
   size_t ng = pbc_format_real(got, v, is_float);
   checked++;
+  want[nw] = '\0';
+  check_read(want);
   if (ng != nw || memcmp(want, got, nw) != 0) {
     if (failed++ < 20)
       printf("%s %a: want %.*s, got %.*s\n", is_float ? "float" : "double", v, (int)nw, want,
@@ -160,5 +206,7 @@ int main(void) {
   check(0.0, true);
   check(-0.0, true);
   printf("%lu values checked, %lu differ\n", checked, failed);
-  return failed != 0 || ints_failed != 0;
+  decimals();
+  printf("%lu texts read, %lu differ\n", read, read_failed);
+  return failed != 0 || ints_failed != 0 || read_failed != 0;
 }

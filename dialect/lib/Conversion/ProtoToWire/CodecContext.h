@@ -243,6 +243,25 @@ struct RoleBuilder {
 
 struct Description;
 
+/// Whether `s` goes into JSON as it is: what the runtime's printer writes
+/// without an escape (printable ASCII but `"`, `\`, `<` and `>`), and so
+/// what a parser may compare with the text as it stands.
+inline bool plainJson(llvm::StringRef s) {
+  return llvm::all_of(s, [](char c) {
+    return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' && c != '<' &&
+           c != '>';
+  });
+}
+
+/// Whether `m`'s JSON is its fields, which the compiled printer and parser
+/// walk (ToJson.cpp, FromJson.cpp); the others' is the runtime's, from the
+/// description: the well-known types, messages whose extensions go among
+/// their fields, and messages without names (LITE_RUNTIME).
+inline bool jsonIsFields(const MessagePlan &m) {
+  return m.op.hasNames() && m.extensionRanges.empty() &&
+         !m.name.starts_with("google.protobuf.");
+}
+
 /// The roles, each in its file.
 void buildInit(CodecContext &cx, const MessagePlan &m, const Description &desc);
 void buildIsInitialized(CodecContext &cx, const MessagePlan &m);
@@ -251,6 +270,7 @@ void buildEncoder(CodecContext &cx, const MessagePlan &m);
 void buildWriter(CodecContext &cx, const MessagePlan &m);
 void buildDecoder(CodecContext &cx, const MessagePlan &m);
 void buildToJson(CodecContext &cx, const MessagePlan &m);
+void buildFromJson(CodecContext &cx, const MessagePlan &m);
 /// A compact message's functions, entry points included: each a call into
 /// the runtime's table codec (TableCodecs.cpp).
 void buildTableCodecs(CodecContext &cx, const MessagePlan &m);

@@ -61,6 +61,7 @@ struct ProtoToWirePass : pbc::impl::ProtoToWireBase<ProtoToWirePass> {
         buildWriter(cx, *m);
         buildDecoder(cx, *m);
         buildToJson(cx, *m);
+        buildFromJson(cx, *m);
         buildEntryPoints(cx, *m);
       }
       infos.push_back(buildInfo(cx, *m, *desc));

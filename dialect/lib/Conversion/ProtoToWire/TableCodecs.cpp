@@ -36,6 +36,7 @@ static constexpr std::pair<Role, Runtime> kTableRoles[] = {
     {Role::Writer, Runtime::pbc_table_write_fields},
     {Role::Decoder, Runtime::pbc_table_decode_fields},
     {Role::ToJson, Runtime::pbc_json_put_message},
+    {Role::FromJson, Runtime::pbc_json_parse_message},
 };
 
 void pbc::proto::buildTableCodecs(CodecContext &cx, const MessagePlan &m) {

@@ -25,22 +25,6 @@ using namespace pbc::proto;
 using pbc::abi::Role;
 using pbc::abi::Runtime;
 
-/// Whether `s` goes into JSON as it is: what the runtime's printer writes
-/// without an escape (printable ASCII but `"`, `\`, `<` and `>`).
-static bool plainJson(StringRef s) {
-  return llvm::all_of(s, [](char c) {
-    return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' && c != '<' &&
-           c != '>';
-  });
-}
-
-/// Whether `m`'s JSON is its fields, which this file prints; the others'
-/// is the runtime's printer from the description.
-static bool printsJsonFields(const MessagePlan &m) {
-  return m.op.hasNames() && m.extensionRanges.empty() &&
-         !m.name.starts_with("google.protobuf.");
-}
-
 namespace {
 
 class JsonBuilder : RoleBuilder {
@@ -69,7 +53,7 @@ void JsonBuilder::build(const MessagePlan &m) {
   Block *entry = cx.define(m, Role::ToJson);
   Value msg = entry->getArgument(0);
   p = entry->getArgument(1);
-  if (!printsJsonFields(m)) {
+  if (!jsonIsFields(m)) {
     Value desc = b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m));
     cx.callRuntime(Runtime::pbc_json_put_message, {desc, msg, p});
     b.create<LLVM::ReturnOp>(loc, ValueRange());

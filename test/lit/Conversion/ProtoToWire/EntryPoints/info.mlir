@@ -23,13 +23,13 @@ proto.message @M.Inner file "a.proto" {
 // CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc()
 // weak_odr like the functions: libraries that share an import don't clash.
 // CHECK: llvm.mlir.global weak_odr constant @M_info()
-// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
+// CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // full_name (in the description's pool: 2 fields of 16 bytes, 2 of names,
 // a lookup of 2 entries and 2 others of 2 bytes),
 // struct_size, then the functions: init, decode, encoded_size, encode,
 // write, is_initialized, internal_decoder, encode_at_end, the
-// description and the JSON printer (members are appended: records built
+// description, the JSON printer and parser (members are appended: records built
 // before keep their layout).
 // CHECK-NEXT: %[[POOL:.*]] = llvm.mlir.addressof @pbc__M_desc_data : !llvm.ptr
 // CHECK-NEXT: %[[NAME:.*]] = llvm.getelementptr inbounds %[[POOL]][56]
@@ -44,6 +44,7 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[ATEND:.*]] = llvm.mlir.addressof @M_encode_at_end : !llvm.ptr
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
 // CHECK-NEXT: %[[JSON:.*]] = llvm.mlir.addressof @pbc__M_json : !llvm.ptr
+// CHECK-NEXT: %[[FROMJSON:.*]] = llvm.mlir.addressof @pbc__M_from_json : !llvm.ptr
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[NAME]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[SIZE]], %[[R1]][1]
 // CHECK-NEXT: %[[R3:.*]] = llvm.insertvalue %[[INIT]], %[[R2]][2]
@@ -56,7 +57,8 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-NEXT: %[[R10:.*]] = llvm.insertvalue %[[ATEND]], %[[R9]][9]
 // CHECK-NEXT: %[[R11:.*]] = llvm.insertvalue %[[DESC]], %[[R10]][10]
 // CHECK-NEXT: %[[R12:.*]] = llvm.insertvalue %[[JSON]], %[[R11]][11]
-// CHECK-NEXT: llvm.return %[[R12]]
+// CHECK-NEXT: %[[R13:.*]] = llvm.insertvalue %[[FROMJSON]], %[[R12]][12]
+// CHECK-NEXT: llvm.return %[[R13]]
 // The section holds a pointer to the record, not the record: every entry
 // is 8 bytes whatever the record's alignment padding. Writable, so a PIE
 // needs no text relocation.

@@ -1,0 +1,225 @@
+//===- FromJson.cpp - pbc__T_from_json: a message's ProtoJSON object ------===//
+//
+// pbc__T_from_json(ps) parses the JSON object at the parser's position as
+// a T (runtime/json_parse.c holds the parser and its rules), the way the
+// parser's own member loop does but with the walk over the names unrolled:
+// an in-order expect-key chain. Members usually come in field-number order
+// (every printer writes them so, leaving out the fields not set), so after
+// field k's member the code compares the text with field k+1's whole
+// `"json_name":` (or, with a profile, the field's seen after k), a
+// constant the runtime's pbc_json_key compares in a few wide loads once
+// LLVM inlines it; a miss tries the fields after it the same way, a hit
+// goes straight to that field's value. What the chain does not find (a
+// field before, a declared name, an escape, white space before the colon,
+// an extension, an unknown member) the runtime finds by name and returns
+// the field's index for one switch over the fields' value blocks.
+//
+// A value is one runtime call that writes it to the wire form the parser
+// builds; a singular message field's value is the sub-message's own
+// pbc__S_from_json between the calls that open and close its record, so
+// the chain goes on inside it. The messages whose JSON is not their fields
+// (see jsonIsFields) parse from the description, as compact ones do.
+//
+//===----------------------------------------------------------------------===//
+#include "CodecContext.h"
+
+using namespace mlir;
+using namespace pbc::proto;
+using pbc::abi::Role;
+using pbc::abi::Runtime;
+
+namespace {
+
+class JsonParserBuilder : RoleBuilder {
+public:
+  using RoleBuilder::RoleBuilder;
+
+  void build(const MessagePlan &m);
+
+private:
+  Value ps, desc, frame;
+  Block *dispatch, *miss, *done, *fail;
+  /// Per field (by number): where its `"name":` is compared, its value
+  /// (argument: whether its ':' is still to read), and the blocks of both
+  /// in the order they go into the function.
+  SmallVector<Block *> keys, values;
+  SmallVector<SmallVector<Block *, 6>> fieldBlocks;
+
+  Block *newBlock() { return cx.newBlock(*b.getBlock()->getParent()); }
+  void branchIf(Value cond, Block *then, Block *otherwise);
+  Block *nextAfter(const MessagePlan &m, uint32_t index);
+  void buildKey(const MessagePlan &m, uint32_t index);
+  void buildValue(const MessagePlan &m, uint32_t index);
+  void buildDispatch(const MessagePlan &m);
+};
+
+/// The dispatch block is where the chain's start and the search's answers
+/// meet: it goes to the first key, to the end, or to the value of the
+/// field the search found. Every path from the entry passes it before any
+/// field's block, so the members' loop has this one header, and LLVM a
+/// reducible loop. Its cases besides a field's index:
+static constexpr int32_t kStart = -3, kEnd = -2;
+
+void JsonParserBuilder::build(const MessagePlan &m) {
+  Block *entry = cx.define(m, Role::FromJson);
+  ps = entry->getArgument(0);
+  desc = b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m));
+  if (!jsonIsFields(m)) {
+    b.create<LLVM::ReturnOp>(
+        loc, cx.callRuntime(Runtime::pbc_json_parse_message, {desc, ps}));
+    return;
+  }
+  frame = cx.callRuntime(Runtime::pbc_json_open_object, {ps, desc});
+  Region &body = *entry->getParent();
+  dispatch = newBlock();
+  dispatch->addArgument(cx.i32, loc);
+  miss = newBlock();
+  done = newBlock();
+  fail = newBlock();
+  size_t n = m.byNumber.size();
+  fieldBlocks.resize(n);
+  for (size_t i = 0; i < n; i++) {
+    keys.push_back(newBlock());
+    values.push_back(newBlock());
+    values.back()->addArgument(cx.i1, loc);
+    fieldBlocks[i] = {keys[i], values[i]};
+  }
+
+  // -1: an error; -2: `{}`, read whole.
+  Block *negative = newBlock();
+  b.create<LLVM::CondBrOp>(
+      loc, cx.cmp(arith::CmpIPredicate::slt, frame, cx.cst(cx.i64, 0)),
+      negative, ValueRange(), dispatch, ValueRange{cx.cst(cx.i32, kStart)});
+  b.setInsertionPointToStart(negative);
+  branchIf(cx.cmp(arith::CmpIPredicate::eq, frame, cx.cst(cx.i64, kEnd)),
+           done, fail);
+
+  for (uint32_t i = 0; i < n; i++) {
+    buildKey(m, i);
+    buildValue(m, i);
+  }
+  buildDispatch(m);
+  b.setInsertionPointToStart(done);
+  b.create<LLVM::ReturnOp>(loc, cx.cst(cx.i1, 1));
+  b.setInsertionPointToStart(fail);
+  b.create<LLVM::ReturnOp>(loc, cx.cst(cx.i1, 0));
+
+  // The header, the fields' blocks in number order, the search and the
+  // exits: the only branch back is the search's to the header.
+  auto &list = body.getBlocks();
+  auto toEnd = [&](Block *block) {
+    list.splice(list.end(), list, block->getIterator());
+  };
+  toEnd(dispatch);
+  for (auto &blocks : fieldBlocks)
+    llvm::for_each(blocks, toEnd);
+  for (Block *block : {miss, negative, done, fail})
+    toEnd(block);
+}
+
+void JsonParserBuilder::branchIf(Value cond, Block *then, Block *otherwise) {
+  b.create<LLVM::CondBrOp>(loc, cond, then, otherwise);
+}
+
+/// Where the chain goes after field `index`'s member: the key of the field
+/// a profile saw next, else of the next by number; after the last, the
+/// search by name.
+Block *JsonParserBuilder::nextAfter(const MessagePlan &m, uint32_t index) {
+  const FieldPlan &f = *m.byNumber[index];
+  uint32_t next = index + 1;
+  if (std::optional<uint32_t> observed = f.op.getFollowedBy())
+    for (auto [i, g] : llvm::enumerate(m.byNumber))
+      if (g->number == *observed)
+        next = i;
+  return next < keys.size() ? keys[next] : miss;
+}
+
+/// Field `index`'s `"name":` comes next: its value; else the next field's
+/// key, and after the last, the search.
+void JsonParserBuilder::buildKey(const MessagePlan &m, uint32_t index) {
+  const FieldPlan &f = *m.byNumber[index];
+  b.setInsertionPointToStart(keys[index]);
+  Block *otherwise = index + 1 < keys.size() ? keys[index + 1] : miss;
+  if (!plainJson(f.jsonName)) {
+    b.create<LLVM::BrOp>(loc, ValueRange(), otherwise);
+    return;
+  }
+  std::string text = "\"" + f.jsonName + "\":";
+  std::string symbol = ("pbc__" + m.name + "_json_key_" + Twine(f.number)).str();
+  Value hit = cx.callRuntime(
+      Runtime::pbc_json_key,
+      {ps, b.create<LLVM::AddressOfOp>(loc, cx.textGlobal(symbol, text)),
+       cx.cst(cx.i64, text.size())});
+  b.create<LLVM::CondBrOp>(loc, hit, values[index],
+                           ValueRange{cx.cst(cx.i1, 0)}, otherwise,
+                           ValueRange());
+}
+
+/// Field `index`'s value, then the ',' that leads to the next member or
+/// the '}' that ends the object.
+void JsonParserBuilder::buildValue(const MessagePlan &m, uint32_t index) {
+  const FieldPlan &f = *m.byNumber[index];
+  Block *value = values[index];
+  b.setInsertionPointToStart(value);
+  Value colon = value->getArgument(0);
+  Value i = cx.cst(cx.i32, index);
+  Block *separator = newBlock();
+  if (f.type->isMessage() && !f.isRepeated()) {
+    Value at = cx.callRuntime(Runtime::pbc_json_enter_message,
+                              {ps, desc, frame, i, colon});
+    Block *negative = newBlock(), *parse = newBlock(), *leave = newBlock();
+    fieldBlocks[index].append({negative, parse, leave});
+    branchIf(cx.cmp(arith::CmpIPredicate::slt, at, cx.cst(cx.i64, 0)),
+             negative, parse);
+    b.setInsertionPointToStart(negative); // -2: null, no value
+    branchIf(cx.cmp(arith::CmpIPredicate::eq, at, cx.cst(cx.i64, -2)),
+             separator, fail);
+    b.setInsertionPointToStart(parse);
+    branchIf(cx.call(*f.message, Role::FromJson, {ps}), leave, fail);
+    b.setInsertionPointToStart(leave);
+    branchIf(cx.callRuntime(Runtime::pbc_json_leave_message,
+                            {ps, desc, frame, i, at}),
+             separator, fail);
+  } else {
+    branchIf(
+        cx.callRuntime(Runtime::pbc_json_member, {ps, desc, frame, i, colon}),
+        separator, fail);
+  }
+  fieldBlocks[index].push_back(separator);
+  b.setInsertionPointToStart(separator);
+  Value more = cx.callRuntime(Runtime::pbc_json_more, {ps, desc});
+  b.create<LLVM::SwitchOp>(loc, more, fail, ValueRange(),
+                           ArrayRef<int32_t>{0, 1},
+                           BlockRange{done, nextAfter(m, index)},
+                           ArrayRef<ValueRange>{ValueRange(), ValueRange()});
+}
+
+/// A member the chain did not find: the runtime reads its name, and what
+/// it does not hand back (an extension, an ignored unknown member) itself,
+/// and returns the field's index, or the object's end; the header goes
+/// there.
+void JsonParserBuilder::buildDispatch(const MessagePlan &m) {
+  b.setInsertionPointToStart(miss);
+  Value index =
+      cx.callRuntime(Runtime::pbc_json_find_member, {ps, desc, frame});
+  b.create<LLVM::BrOp>(loc, ValueRange{index}, dispatch);
+
+  b.setInsertionPointToStart(dispatch);
+  SmallVector<int32_t> cases{kStart, kEnd};
+  SmallVector<Block *> dests{keys.empty() ? miss : keys[0], done};
+  SmallVector<ValueRange> operands{ValueRange(), ValueRange()};
+  Value colon = cx.cst(cx.i1, 1);
+  for (uint32_t i = 0; i < values.size(); i++) {
+    cases.push_back(i);
+    dests.push_back(values[i]);
+    operands.push_back(colon);
+  }
+  b.create<LLVM::SwitchOp>(loc, dispatch->getArgument(0), fail, ValueRange(),
+                           cases, dests, operands);
+}
+
+} // namespace
+
+void pbc::proto::buildFromJson(CodecContext &cx, const MessagePlan &m) {
+  JsonParserBuilder(cx).build(m);
+}
