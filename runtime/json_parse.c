@@ -627,13 +627,13 @@ static bool put_string(parser *ps, const pbc_field_desc *f, const jstr *s,
   return closed(ps, at);
 }
 
-/* A scalar, string, bytes or enum value of f as its record; null, and an
- * enum name ignored, write nothing and leave *set false. */
 static PBC_ALWAYS_INLINE bool read_number_bits(parser *ps,
                                                const pbc_message_desc *d,
                                                const pbc_field_desc *f,
                                                uint64_t *out);
 
+/* A scalar, string, bytes or enum value of f as its record; null, and an
+ * enum name ignored, write nothing and leave *set false. */
 static bool parse_scalar(parser *ps, const pbc_message_desc *d,
                          const pbc_field_desc *f, bool *set) {
   const char *at = ps->p;
@@ -1167,6 +1167,25 @@ static bool parse_object(parser *ps, const pbc_message_desc *d,
 
 /* ---- Fields ---------------------------------------------------------------- */
 
+/* A message value's record opened, one level deeper: a group's start tag,
+ * else the tag and a length byte kept at *at (pbc_wb_open_len). */
+static bool open_record(parser *ps, const pbc_field_desc *f, size_t *at) {
+  bool group = f->type == PBC_TYPE_GROUP;
+  *at = 0;
+  TRY(enter(ps));
+  return wrote(ps, pbc_wb_tag(&ps->wb, f->number,
+                              group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN) &&
+                       (group || pbc_wb_open_len(&ps->wb, at)));
+}
+
+/* And closed, one level up: the end tag, or the length. */
+static bool close_record(parser *ps, const pbc_field_desc *f, size_t at) {
+  ps->depth--;
+  return f->type == PBC_TYPE_GROUP
+             ? wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_END_GROUP))
+             : closed(ps, at);
+}
+
 /* One value of f (a singular field's, or an element) as its record;
  * null and an ignored enum name write nothing and leave *set false. A
  * message the decoder keeps as raw bytes (`kept`: an extension's) is written
@@ -1182,13 +1201,9 @@ static bool parse_field_value(parser *ps, const pbc_message_desc *d,
     *set = false;
     return true;
   }
-  TRY(enter(ps));
-  bool group = f->type == PBC_TYPE_GROUP;
-  size_t at = 0;
-  TRY(wrote(ps, pbc_wb_tag(&ps->wb, f->number,
-                           group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN) &&
-                    (group || pbc_wb_open_len(&ps->wb, &at))));
-  size_t fields = group ? ps->wb.len : at + 1;
+  size_t at;
+  TRY(open_record(ps, f, &at));
+  size_t fields = f->type == PBC_TYPE_GROUP ? ps->wb.len : at + 1;
   const char *open = ps->p;
   TRY(parse_message(ps, type));
   if (kept) {
@@ -1198,9 +1213,7 @@ static bool parse_field_value(parser *ps, const pbc_message_desc *d,
       return fail_at(ps, open, s, "Cannot write the value of type %s: %s.",
                      type->strings, pbc_status_str(s));
   }
-  ps->depth--;
-  return group ? wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_END_GROUP))
-               : closed(ps, at);
+  return close_record(ps, f, at);
 }
 
 /* Whether null is one of f's values (google.protobuf.Value's null, or
@@ -1229,7 +1242,7 @@ static bool parse_packed(parser *ps, const pbc_message_desc *d,
   TRY(wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_LEN) &&
                     pbc_wb_open_len(&ps->wb, &at)));
   for (;;) {
-    uint64_t bits;
+    uint64_t bits = 0; /* (set unless the read fails) */
     const char *at_element = ps->p;
     if (at_null(ps))
       return SYNTAX(at_element, "null element in repeated field \"%s\".",
@@ -1561,14 +1574,8 @@ PBC_NOINLINE int64_t pbc_json_enter_message(pbc_json_parser *ps,
     ps->p += 4;
     return -2;
   }
-  size_t at = 0;
-  if (!enter(ps)) return -1;
-  bool group = f->type == PBC_TYPE_GROUP;
-  if (!wrote(ps, pbc_wb_tag(&ps->wb, f->number,
-                            group ? PBC_WIRE_START_GROUP : PBC_WIRE_LEN) &&
-                     (group || pbc_wb_open_len(&ps->wb, &at))))
-    return -1;
-  return (int64_t)at;
+  size_t at;
+  return open_record(ps, f, &at) ? (int64_t)at : -1;
 }
 
 PBC_NOINLINE bool pbc_json_leave_message(pbc_json_parser *ps,
@@ -1576,12 +1583,9 @@ PBC_NOINLINE bool pbc_json_leave_message(pbc_json_parser *ps,
                                          int64_t frame, uint32_t index,
                                          int64_t at) {
   const pbc_field_desc *f = &d->fields[index];
-  ps->depth--;
   if (f->kind == PBC_FIELD_ONEOF)
     *pbc_wb_frame_oneof(&ps->wb, d, (size_t)frame, f->presence) = index + 1;
-  return f->type == PBC_TYPE_GROUP
-             ? wrote(ps, pbc_wb_tag(&ps->wb, f->number, PBC_WIRE_END_GROUP))
-             : closed(ps, (size_t)at);
+  return close_record(ps, f, (size_t)at);
 }
 
 PBC_NOINLINE bool pbc_json_parse_message(const pbc_message_desc *d,
