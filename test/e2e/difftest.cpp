@@ -334,11 +334,10 @@ void NormalizeMaps(Message *m) {
 }
 
 
-// The bytes libprotobuf writes for a message it parsed (its maps
-// normalized first).
-// The full pool and pbc's view of it (Schema::BuildOpaqueView).
-const gp::DescriptorPool *g_full_pool = nullptr;
-const gp::DescriptorPool *g_opaque_pool = nullptr;
+// Each schema's pbc view (Schema::BuildOpaqueView) and the full pool it
+// was built from: a process may load several schemas (the fuzz targets
+// do), and a message finds its own schema's by its pool.
+std::map<const gp::DescriptorPool *, const gp::DescriptorPool *> g_full_pool_of;
 
 // Whether `u`, an unknown field of a message of type `d` (full pool), is a
 // record pbc takes for a value of one of d's extensions
@@ -351,7 +350,7 @@ bool IsExtensionRecord(const Descriptor *d, const gp::UnknownField &u) {
   const int number = u.number();
   const bool item = d->options().message_set_wire_format();
   if (item && u.type() != gp::UnknownField::TYPE_LENGTH_DELIMITED) return false;
-  const FieldDescriptor *e = g_full_pool->FindExtensionByNumber(d, number);
+  const FieldDescriptor *e = d->file()->pool()->FindExtensionByNumber(d, number);
   if (!e) return false;
   bool mset_ext = e->containing_type()->options().message_set_wire_format() &&
                   e->type() == FieldDescriptor::TYPE_MESSAGE && !e->is_repeated();
@@ -404,8 +403,8 @@ bool IsExtensionRecord(const Descriptor *d, const gp::UnknownField &u) {
 // the extensions', by number, then the others'. Through the tree, in
 // messages of pbc's view only.
 void PlaceExtensions(Message *m) {
-  if (!g_opaque_pool || m->GetDescriptor()->file()->pool() != g_opaque_pool)
-    return;
+  auto full = g_full_pool_of.find(m->GetDescriptor()->file()->pool());
+  if (full == g_full_pool_of.end()) return;
   const Reflection *R = m->GetReflection();
   std::vector<const FieldDescriptor *> fields;
   R->ListFields(*m, &fields);
@@ -418,7 +417,7 @@ void PlaceExtensions(Message *m) {
     for (int i = 0; i < R->FieldSize(*m, f); i++)
       PlaceExtensions(R->MutableRepeatedMessage(m, f, i));
   }
-  const Descriptor *d = g_full_pool->FindMessageTypeByName(m->GetDescriptor()->full_name());
+  const Descriptor *d = full->second->FindMessageTypeByName(m->GetDescriptor()->full_name());
   if (!d || d->extension_range_count() == 0 || d->options().map_entry()) return;
   const gp::UnknownFieldSet &u = R->GetUnknownFields(*m);
   std::vector<int> exts, rest;
@@ -525,8 +524,7 @@ struct Schema {
     }
     opaque_factory.reset(new gp::DynamicMessageFactory(opaque_pool.get()));
     opaque_factory->SetDelegateToGeneratedFactory(false);
-    g_full_pool = importer->pool();
-    g_opaque_pool = opaque_pool.get();
+    g_full_pool_of[opaque_pool.get()] = importer->pool();
   }
 
   // A message of d's type in pbc's view (extensions as unknown fields).
