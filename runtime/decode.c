@@ -410,6 +410,19 @@ PBC_NOINLINE pbc_status pbc_table_merge_decode(
                         options);
 }
 
+pbc_status pbc_rt_decode_more(const pbc_message_desc *desc, void *m,
+                              const uint8_t *buf, size_t len, pbc_arena *arena,
+                              uint32_t max_depth) {
+  pbc_decoder d = {arena, 0, max_depth, PBC_OK, NULL, NULL, NULL};
+  uint8_t *copy = allocated_or_fail(&d, pbc_arena_alloc(arena, len), len);
+  if (copy == NULL) return d.status;
+  memcpy(copy, buf, len);
+  set_input(&d, copy, len);
+  if (pbc_table_decode_fields(desc, m, copy, copy + len, &d, 0) != NULL)
+    return PBC_OK;
+  return d.status != PBC_OK ? d.status : PBC_ERR_TRUNCATED;
+}
+
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end) {
   assert(p <= end); /* a packed run, whose length was checked */
   /* Every varint ends in the one byte of it below 0x80. Eight bytes at a

@@ -1,8 +1,10 @@
 /* ProtoJSON parsing (pbc/json.h) over a message's description.
  *
- * As the text format parser, this one does not build the message itself:
- * it transcodes the JSON to the binary wire format, member by member in
- * the order written (wire_build.h), and hands that to the table decoder.
+ * As the text format parser, the description's parser does not build the
+ * message itself: it transcodes the JSON to the binary wire format, member
+ * by member in the order written (wire_build.h), and hands that to the
+ * table decoder. A message's compiled parser (pbc__T_from_json) stores
+ * most members into the struct itself; see "What compiled parsers call".
  * ProtoJSON's rules that the wire cannot express are checked here, where
  * the offset is still known: names, kinds and ranges of values, UTF-8, a
  * member given once, one member per oneof, nesting.
@@ -30,6 +32,7 @@ typedef struct pbc_json_parser {
   const char *p, *end, *begin;
   const char *key_at; /* the member name just read, for errors */
   pbc_wire_build wb;
+  pbc_arena *arena; /* what compiled parsers store into the struct */
   uint8_t *scratch; /* a decoded string with escapes */
   size_t scratch_cap;
   uint8_t first_scratch[256]; /* scratch until a string outgrows it */
@@ -502,10 +505,12 @@ static bool read_real(parser *ps, bool is_float, uint64_t *bits) {
   return true;
 }
 
-/* Base64, standard or URL-safe, '=' padding optional, into the wire form. */
-static bool put_base64(parser *ps, const jstr *s) {
-  TRY(wrote(ps, pbc_wb_reserve(&ps->wb, s->len / 4 * 3 + 3)));
-  uint8_t *out = ps->wb.out + ps->wb.len;
+/* Base64, standard or URL-safe, '=' padding optional, into `out` (room
+ * for base64_bytes(s)); *written its length. */
+static size_t base64_bytes(const jstr *s) { return s->len / 4 * 3 + 3; }
+
+static bool read_base64(parser *ps, const jstr *s, uint8_t *out,
+                        size_t *written) {
   size_t n = s->len;
   while (n > 0 && s->data[n - 1] == '=') n--;
   if (s->len - n > 2 || (s->len != n && s->len % 4 != 0) || n % 4 == 1)
@@ -536,7 +541,16 @@ static bool put_base64(parser *ps, const jstr *s) {
     out[o++] = (uint8_t)(acc >> 10);
     out[o++] = (uint8_t)(acc >> 2);
   }
-  ps->wb.len += o;
+  *written = o;
+  return true;
+}
+
+/* Base64 into the wire form. */
+static bool put_base64(parser *ps, const jstr *s) {
+  TRY(wrote(ps, pbc_wb_reserve(&ps->wb, base64_bytes(s))));
+  size_t n;
+  TRY(read_base64(ps, s, ps->wb.out + ps->wb.len, &n));
+  ps->wb.len += n;
   return true;
 }
 
@@ -1488,13 +1502,111 @@ static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
 }
 
 /* ---- What compiled parsers call (abi.def's rows) ---------------------------
- * pbc__T_from_json parses T's object with the members unrolled in number
- * order: each expected `"name":` compared whole (pbc_json_key, inlined), a
- * match parsed by its field's value function, anything else found by name
- * here (pbc_json_find_member) and dispatched back by index. Values still
- * go to the wire form. All but pbc_json_key stay calls (PBC_NOINLINE):
- * inlined, they would copy the whole parser, their static callees, into
- * every object that holds a compiled parser. */
+ * pbc__T_from_json(m, ps) parses T's object into m with the members
+ * unrolled in number order: each expected `"name":` compared whole
+ * (pbc_json_key, inlined), a match parsed by its field's value function,
+ * anything else found by name here (pbc_json_find_member) and dispatched
+ * back by index.
+ *
+ * A singular scalar, string, bytes or enum member is stored into m as
+ * T_decode stores it (its presence bit or oneof case set: by the compiled
+ * code, but for a oneof's member), strings copied into the arena; a singular message member is a struct
+ * from the arena that the sub-message's own parser fills. The rest
+ * (repeated fields, maps, a closed enum's undeclared number, which
+ * belongs in the unknown fields) the description's parser writes to the
+ * wire form, and when the object ends the table decoder merges those
+ * records into m (flush): they are fields m does not hold yet, so merging
+ * is setting. All but pbc_json_key stay calls (PBC_NOINLINE): inlined,
+ * they would copy the whole parser, their static callees, into every
+ * object that holds a compiled parser. */
+
+static bool out_of_arena(parser *ps, size_t size) {
+  if (pbc_arena_over_cap(ps->arena, size))
+    return fail_at(ps, ps->p, PBC_ERR_ARENA_LIMIT, "The arena's limit is reached.");
+  return out_of_memory(ps);
+}
+
+/* The records written since `start` merged into m, and gone. */
+static bool flush(parser *ps, const pbc_message_desc *d, void *m,
+                  size_t start) {
+  size_t len = ps->wb.len - start;
+  if (len == 0) return true;
+  pbc_status s = pbc_rt_decode_more(d, m, ps->wb.out + start, len, ps->arena,
+                                    ps->max_depth);
+  ps->wb.len = start;
+  return s == PBC_OK ||
+         fail_at(ps, ps->p, s, "Cannot store a value of %s: %s.", d->strings,
+                 pbc_status_str(s));
+}
+
+/* A copy of [data, data + n) in the arena. */
+static const uint8_t *arena_copy(parser *ps, const uint8_t *data, size_t n) {
+  static const uint8_t empty[1];
+  if (n == 0) return empty;
+  uint8_t *copy = pbc_arena_alloc(ps->arena, n);
+  if (copy == NULL) return out_of_arena(ps, n), NULL;
+  memcpy(copy, data, n);
+  return copy;
+}
+
+/* What read_value found. */
+typedef enum {
+  VALUE_ERROR = -1,
+  VALUE_NONE = 0, /* null (but NullValue's), an enum name ignored */
+  VALUE_STORED = 1,
+  VALUE_KEPT = 2, /* a closed enum's undeclared number, in the wire form */
+} value_read;
+
+/* A scalar, string, bytes or enum value of f stored at `slot`, its member,
+ * as T_decode stores it (strings copied into the arena); its presence is
+ * the caller's. A closed enum's number it does not declare goes to the
+ * wire form instead, which flush puts into the unknown fields: given, for
+ * the oneof rule, as on the description's path. */
+static value_read read_value(parser *ps, const pbc_message_desc *d,
+                             const pbc_field_desc *f, uint8_t *slot) {
+  const char *at = ps->p;
+  const pbc_enum_info *e =
+      f->type == PBC_TYPE_ENUM ? pbc_field_enum(d, f) : NULL;
+  uint64_t bits = 0;
+  if (at_null(ps)) {
+    ps->p += 4;
+    if (!pbc_json_is_null_value(e)) return VALUE_NONE;
+  } else if (f->type == PBC_TYPE_STRING || f->type == PBC_TYPE_BYTES) {
+    jstr s;
+    if (peek(ps) != '"')
+      return SYNTAX(at, "Expected a string for field \"%s\", found %s.",
+                    pbc_field_json_name(d, f), what(ps)), VALUE_ERROR;
+    if (!read_string(ps, &s)) return VALUE_ERROR;
+    if (f->type == PBC_TYPE_STRING) {
+      const uint8_t *copy = arena_copy(ps, (const uint8_t *)s.data, s.len);
+      if (copy == NULL) return VALUE_ERROR;
+      pbc_tbl_store_view(slot, copy, s.len);
+      return VALUE_STORED;
+    }
+    uint8_t *out = pbc_arena_alloc(ps->arena, base64_bytes(&s));
+    if (out == NULL) return out_of_arena(ps, base64_bytes(&s)), VALUE_ERROR;
+    size_t n;
+    if (!read_base64(ps, &s, out, &n)) return VALUE_ERROR;
+    pbc_tbl_store_view(slot, out, n);
+    return VALUE_STORED;
+  } else if (e != NULL) {
+    bool known;
+    if (!read_enum(ps, e, &bits, &known)) return VALUE_ERROR;
+    if (!known) return VALUE_NONE;
+    if ((f->flags & PBC_FIELD_CLOSED_ENUM) &&
+        !pbc_tbl_enum_declares(e, (int32_t)bits))
+      return wrote(ps, pbc_wb_scalar(&ps->wb, f, bits)) ? VALUE_KEPT
+                                                         : VALUE_ERROR;
+  } else if (!read_number_bits(ps, d, f, &bits)) {
+    return VALUE_ERROR;
+  }
+  switch (pbc_tbl_type_of(f)->bytes) {
+  case 1: *slot = bits != 0; break;
+  case 4: { uint32_t w = (uint32_t)bits; memcpy(slot, &w, 4); break; }
+  default: memcpy(slot, &bits, 8); break;
+  }
+  return VALUE_STORED;
+}
 
 bool pbc_json_key(pbc_json_parser *ps, const void *key, size_t n) {
   if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, key, n) != 0)
@@ -1511,23 +1623,32 @@ PBC_NOINLINE int64_t pbc_json_open_object(pbc_json_parser *ps,
     return -1;
   }
   ps->p++;
+  if (peek(ps) == '}') {
+    ps->p++;
+    return -2;
+  }
   size_t frame;
   if (!wrote(ps, pbc_wb_frame_push(&ps->wb, d, &frame))) return -1;
-  if (peek(ps) != '}') return (int64_t)frame;
-  ps->p++;
-  pbc_wb_frame_pop(&ps->wb, d);
-  return -2;
+  return (int64_t)frame;
 }
 
 PBC_NOINLINE int32_t pbc_json_more(pbc_json_parser *ps,
                                    const pbc_message_desc *d) {
+  (void)d;
   if (peek(ps) == ',') {
     ps->p++;
     peek(ps);
     return 1;
   }
-  pbc_wb_frame_pop(&ps->wb, d);
   return expect(ps, '}') ? 0 : -1;
+}
+
+PBC_NOINLINE bool pbc_json_close_object(pbc_json_parser *ps,
+                                        const pbc_message_desc *d,
+                                        int64_t frame, void *m) {
+  size_t start = pbc_wb_frame_start(&ps->wb, d, (size_t)frame);
+  pbc_wb_frame_pop(&ps->wb, d);
+  return flush(ps, d, m, start);
 }
 
 PBC_NOINLINE int32_t pbc_json_find_member(pbc_json_parser *ps,
@@ -1557,40 +1678,63 @@ PBC_NOINLINE int32_t pbc_json_find_member(pbc_json_parser *ps,
 
 PBC_NOINLINE bool pbc_json_member(pbc_json_parser *ps,
                                   const pbc_message_desc *d, int64_t frame,
-                                  uint32_t index, bool colon) {
-  return member_value(ps, d, (size_t)frame, index, colon);
+                                  uint32_t index, bool colon, void *m) {
+  const pbc_field_desc *f = &d->fields[index];
+  if (f->kind == PBC_FIELD_REPEATED || pbc_tbl_is_message(f))
+    return member_value(ps, d, (size_t)frame, index, colon);
+  TRY(member_given(ps, d, (size_t)frame, index, colon) &&
+      oneof_free(ps, d, (size_t)frame, f));
+  value_read r = read_value(ps, d, f, (uint8_t *)m + f->offset);
+  if (r == VALUE_STORED) pbc_tbl_mark_present(d, f, m);
+  if (f->kind == PBC_FIELD_ONEOF && r > VALUE_NONE)
+    *pbc_wb_frame_oneof(&ps->wb, d, (size_t)frame, f->presence) = index + 1;
+  return r != VALUE_ERROR;
 }
 
-PBC_NOINLINE int64_t pbc_json_enter_message(pbc_json_parser *ps,
-                                            const pbc_message_desc *d,
-                                            int64_t frame, uint32_t index,
-                                            bool colon) {
+PBC_NOINLINE int32_t pbc_json_scalar(pbc_json_parser *ps,
+                                     const pbc_message_desc *d,
+                                     uint32_t index, bool colon, void *slot) {
+  if (colon && !expect(ps, ':')) return VALUE_ERROR;
+  return read_value(ps, d, &d->fields[index], slot);
+}
+
+PBC_NOINLINE bool pbc_json_given_twice(pbc_json_parser *ps,
+                                       const pbc_message_desc *d,
+                                       uint32_t index) {
+  return SYNTAX(ps->key_at, "Field \"%s\" given twice.",
+                pbc_field_name(d, &d->fields[index]));
+}
+
+PBC_NOINLINE bool pbc_json_message_member(pbc_json_parser *ps,
+                                          const pbc_message_desc *d,
+                                          int64_t frame, uint32_t index,
+                                          bool colon, void *m,
+                                          const void *parse) {
   const pbc_field_desc *f = &d->fields[index];
-  if (!member_given(ps, d, (size_t)frame, index, colon) ||
-      !oneof_free(ps, d, (size_t)frame, f))
-    return -1;
+  TRY(member_given(ps, d, (size_t)frame, index, colon) &&
+      oneof_free(ps, d, (size_t)frame, f));
   const pbc_message_desc *type = pbc_tbl_link_message(d, f);
   if (at_null(ps) && pbc_json_wkt_of(type) != WKT_VALUE) {
     ps->p += 4;
-    return -2;
+    return true;
   }
-  size_t at;
-  return open_record(ps, f, &at) ? (int64_t)at : -1;
-}
-
-PBC_NOINLINE bool pbc_json_leave_message(pbc_json_parser *ps,
-                                         const pbc_message_desc *d,
-                                         int64_t frame, uint32_t index,
-                                         int64_t at) {
-  const pbc_field_desc *f = &d->fields[index];
+  TRY(enter(ps));
+  void *sub = pbc_arena_alloc(ps->arena, type->size);
+  if (sub == NULL) return out_of_arena(ps, type->size);
+  pbc_table_init(type, sub);
+  pbc_tbl_store_ptr((uint8_t *)m + f->offset, sub);
+  pbc_tbl_mark_present(d, f, m);
   if (f->kind == PBC_FIELD_ONEOF)
     *pbc_wb_frame_oneof(&ps->wb, d, (size_t)frame, f->presence) = index + 1;
-  return close_record(ps, f, (size_t)at);
+  TRY(((bool (*)(void *, pbc_json_parser *))parse)(sub, ps));
+  ps->depth--;
+  return true;
 }
 
-PBC_NOINLINE bool pbc_json_parse_message(const pbc_message_desc *d,
+PBC_NOINLINE bool pbc_json_parse_message(const pbc_message_desc *d, void *m,
                                          pbc_json_parser *ps) {
-  return parse_message(ps, d);
+  size_t start = ps->wb.len;
+  return parse_message(ps, d) && flush(ps, d, m, start);
 }
 
 pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
@@ -1618,28 +1762,36 @@ pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
   /* No pass of its own for NUL: a raw NUL is a control character inside a
    * string and no token outside one, an error either way. */
   bool ok;
+  /* A message's compiled parser (pbc__T_from_json) stores into m; the
+   * description's (a schema loaded at run time) writes the wire form. */
+  bool compiled = info->json_parser != NULL;
+  ps->arena = arena;
+  if (compiled) pbc_message_init(info, m);
   if (at_null(ps) && pbc_json_wkt_of(d) != WKT_VALUE) {
     ok = SYNTAX(ps->p, "Expected a message, found null.");
   } else {
-    /* A message's compiled parser (pbc__T_from_json), or the description's
-     * where the schema was loaded at run time. */
-    ok = info->json_parser != NULL
-             ? ((bool (*)(parser *))info->json_parser)(ps)
-             : parse_message(ps, d);
+    ok = compiled ? ((bool (*)(void *, parser *))info->json_parser)(m, ps)
+                  : parse_message(ps, d);
     /* (peek's 0 is also a NUL byte: the position tells the end.) */
     if (ok && (peek(ps), ps->p != ps->end))
       ok = SYNTAX(ps->p, "Unexpected text after the message.");
   }
   pbc_status s = ps->status;
-  if (ok) {
+  if (ok && compiled) {
     /* JsonStringToMessage checks required fields too. */
+    if (!pbc_message_is_initialized(info, m)) {
+      s = PBC_ERR_MISSING_REQUIRED;
+      if (error)
+        snprintf(error->message, sizeof error->message,
+                 "Message missing required fields.");
+    }
+  } else if (ok) {
     s = pbc_wb_decode(&ps->wb, d, m, arena, ps->max_depth, false,
                       error ? error->message : NULL,
                       error ? sizeof error->message : 0);
     if (s != PBC_OK && error) error->offset = 0;
-  } else {
-    pbc_table_init(d, m);
   }
+  if (s != PBC_OK) pbc_table_init(d, m);
   pbc_wb_free(&ps->wb);
   if (ps->scratch != ps->first_scratch) free(ps->scratch);
   return s;

@@ -193,6 +193,14 @@ static inline size_t pbc_rt_capacity_for(size_t n) {
  * decoder only replaces them). Nothing m pointed to is written. */
 pbc_status pbc_rt_adopt(const pbc_message_desc *desc, void *m,
                         pbc_arena *arena);
+/* Fields merged into m from a wire form its caller built and goes on
+ * using (json_parse.c's, for the members it does not store in the struct
+ * itself): the bytes copied into the arena first (the caller's buffer is
+ * reused), m neither initialized nor adopted (what the decoder merges into,
+ * the caller left as init made it), no required-field check. len > 0. */
+pbc_status pbc_rt_decode_more(const pbc_message_desc *desc, void *m,
+                              const uint8_t *buf, size_t len, pbc_arena *arena,
+                              uint32_t max_depth);
 /* How many varints [p, end) holds (the bytes that end one): the element
  * count of a packed run, so that its array is allocated once. */
 size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end);
@@ -286,13 +294,19 @@ int64_t pbc_json_open_object(pbc_json_parser *ps, const pbc_message_desc *d);
 int32_t pbc_json_find_member(pbc_json_parser *ps, const pbc_message_desc *d,
                              int64_t frame);
 bool pbc_json_member(pbc_json_parser *ps, const pbc_message_desc *d,
-                     int64_t frame, uint32_t index, bool colon);
-int64_t pbc_json_enter_message(pbc_json_parser *ps, const pbc_message_desc *d,
-                               int64_t frame, uint32_t index, bool colon);
-bool pbc_json_leave_message(pbc_json_parser *ps, const pbc_message_desc *d,
-                            int64_t frame, uint32_t index, int64_t at);
+                     int64_t frame, uint32_t index, bool colon, void *m);
+int32_t pbc_json_scalar(pbc_json_parser *ps, const pbc_message_desc *d,
+                        uint32_t index, bool colon, void *slot);
+bool pbc_json_given_twice(pbc_json_parser *ps, const pbc_message_desc *d,
+                          uint32_t index);
+bool pbc_json_message_member(pbc_json_parser *ps, const pbc_message_desc *d,
+                             int64_t frame, uint32_t index, bool colon,
+                             void *m, const void *parse);
 int32_t pbc_json_more(pbc_json_parser *ps, const pbc_message_desc *d);
-bool pbc_json_parse_message(const pbc_message_desc *d, pbc_json_parser *ps);
+bool pbc_json_close_object(pbc_json_parser *ps, const pbc_message_desc *d,
+                           int64_t frame, void *m);
+bool pbc_json_parse_message(const pbc_message_desc *d, void *m,
+                            pbc_json_parser *ps);
 
 /* ---- ProtoJSON printing: what pbc__T_json calls (abi.def's rows) --------
  * The printer is json_print.c's state. Members and list elements are each

@@ -27,15 +27,6 @@ static bool diverts_enum(const pbc_message_desc *d, const pbc_field_desc *f,
          !pbc_tbl_enum_declares((const pbc_enum_info *)d->links[f->link], (int32_t)v);
 }
 
-static inline void mark_present(const pbc_message_desc *d,
-                                const pbc_field_desc *f, uint8_t *m) {
-  if (f->kind == PBC_FIELD_BIT) {
-    pbc_tbl_set_bit(m, f->presence);
-  } else if (f->kind == PBC_FIELD_ONEOF) {
-    memcpy(m + d->oneofs[f->presence].case_offset, &f->number, 4);
-  }
-}
-
 /* A varint as the member stores it (its type's `bytes`). */
 static inline uint64_t stored_varint(const pbc_tbl_type *t, uint64_t v) {
   switch (t->handler) {
@@ -113,7 +104,7 @@ static inline uint8_t *value_slot(pbc_decoder *d,
                                   const pbc_message_desc *desc,
                                   const pbc_field_desc *f, uint8_t *m) {
   if (f->kind == PBC_FIELD_REPEATED) return append(d, desc, f, m);
-  mark_present(desc, f, m);
+  pbc_tbl_mark_present(desc, f, m);
   return m + f->offset;
 }
 
@@ -322,7 +313,7 @@ static const uint8_t *read_embedded(pbc_decoder *d,
       table_init(sub, target);
       pbc_tbl_store_ptr(at, target);
     }
-    mark_present(desc, f, m);
+    pbc_tbl_mark_present(desc, f, m);
   }
   if (!pbc_rt_push(d)) return NULL;
   const uint8_t *next =

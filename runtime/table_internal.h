@@ -182,6 +182,17 @@ static inline void pbc_tbl_set_bit(uint8_t *m, uint32_t bit) {
   memcpy(word, &bits, 4);
 }
 
+/* A singular field's value stored: its presence bit set, or its oneof
+ * made to hold it. */
+static inline void pbc_tbl_mark_present(const pbc_message_desc *d,
+                                        const pbc_field_desc *f, uint8_t *m) {
+  if (f->kind == PBC_FIELD_BIT) {
+    pbc_tbl_set_bit(m, f->presence);
+  } else if (f->kind == PBC_FIELD_ONEOF) {
+    memcpy(m + d->oneofs[f->presence].case_offset, &f->number, 4);
+  }
+}
+
 /* Whether an IMPLICIT field is set (written, printed): not zero (floats by
  * their bits, so -0.0 is set), not empty. */
 static inline bool pbc_tbl_implicit_set(const pbc_field_desc *f,

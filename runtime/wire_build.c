@@ -65,8 +65,10 @@ pbc_status pbc_wb_close_len(pbc_wire_build *b, size_t at) {
   return PBC_OK;
 }
 
+/* The field bits, a word per oneof, and the length of the wire form at the
+ * push (two words: size_t). */
 static size_t frame_words(const pbc_message_desc *d) {
-  return (d->field_count + 31) / 32 + d->oneof_count;
+  return (d->field_count + 31) / 32 + d->oneof_count + 2;
 }
 
 bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
@@ -78,6 +80,8 @@ bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
     return false;
   *frame = b->seen_len;
   memset(b->seen + b->seen_len, 0, n * sizeof *b->seen);
+  b->seen[b->seen_len + n - 2] = (uint32_t)b->len;
+  b->seen[b->seen_len + n - 1] = (uint32_t)((uint64_t)b->len >> 32);
   b->seen_len += n;
   return true;
 }

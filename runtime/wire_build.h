@@ -96,8 +96,8 @@ pbc_status pbc_wb_close_len(pbc_wire_build *b, size_t at);
 
 /* ---- What a message has been given ----------------------------------------
  * A frame per open message: a bit per field (set once a singular field is
- * present, as the parser's rules see it) and a word per oneof (its set
- * member's index plus one). Frames are offsets into a stack a nested push
+ * present, as the parser's rules see it), a word per oneof (its set
+ * member's index plus one) and the wire form's length at the push. Frames are offsets into a stack a nested push
  * may move: use pbc_wb_frame_oneof's pointer at once. */
 
 bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
@@ -116,6 +116,12 @@ static inline uint32_t *pbc_wb_frame_oneof(pbc_wire_build *b,
                                            const pbc_message_desc *d,
                                            size_t frame, uint32_t oneof) {
   return &b->seen[frame + (d->field_count + 31) / 32 + oneof];
+}
+static inline size_t pbc_wb_frame_start(const pbc_wire_build *b,
+                                        const pbc_message_desc *d,
+                                        size_t frame) {
+  const uint32_t *at = &b->seen[frame + (d->field_count + 31) / 32 + d->oneof_count];
+  return (size_t)((uint64_t)at[1] << 32 | at[0]);
 }
 
 /* A singular extension given to the message of `frame`: as frame_has and

@@ -1,7 +1,7 @@
 //===- FromJson.cpp - pbc__T_from_json: a message's ProtoJSON object ------===//
 //
-// pbc__T_from_json(ps) parses the JSON object at the parser's position as
-// a T (runtime/json_parse.c holds the parser and its rules), the way the
+// pbc__T_from_json(m, ps) parses the JSON object at the parser's position
+// into m (runtime/json_parse.c holds the parser and its rules), the way the
 // parser's own member loop does but with the walk over the names unrolled:
 // an in-order expect-key chain. Members usually come in field-number order
 // (every printer writes them so, leaving out the fields not set), so after
@@ -14,11 +14,17 @@
 // an extension, an unknown member) the runtime finds by name and returns
 // the field's index for one switch over the fields' value blocks.
 //
-// A value is one runtime call that writes it to the wire form the parser
-// builds; a singular message field's value is the sub-message's own
-// pbc__S_from_json between the calls that open and close its record, so
-// the chain goes on inside it. The messages whose JSON is not their fields
-// (see jsonIsFields) parse from the description, as compact ones do.
+// A value is one runtime call that stores it into m (or, for what the
+// struct cannot take as it comes, a repeated field's array say, keeps it
+// in the wire form for the table decoder to merge into m at the object's
+// end, pbc_json_close_object). A singular scalar, string, bytes or enum
+// field outside a oneof, most of a message's, costs the runtime no
+// bookkeeping: the code tests and sets its given-once bit itself (kept in
+// a register across the members' loop), passes the member's address, and
+// sets its presence bit when the runtime stored a value. A singular
+// message field's value is a new struct that the sub-message's own
+// pbc__S_from_json fills, so the chain goes on inside it. The messages whose JSON is not their fields (see
+// jsonIsFields) parse from the description, as compact ones do.
 //
 //===----------------------------------------------------------------------===//
 #include "CodecContext.h"
@@ -37,8 +43,12 @@ public:
   void build(const MessagePlan &m);
 
 private:
-  Value ps, desc, frame;
-  Block *dispatch, *miss, *done, *fail;
+  Value msg, ps, desc, frame;
+  Block *dispatch, *miss, *done, *fail, *twice;
+  /// The given-once bits of the fields whose values the code stores
+  /// (hasOwnBit), a word per 64 fields: allocas that LLVM keeps in
+  /// registers.
+  SmallVector<Value> given;
   /// Per field (by number): where its `"name":` is compared, its value
   /// (argument: whether its ':' is still to read), and the blocks of both
   /// in the order they go into the function.
@@ -51,6 +61,11 @@ private:
   void buildKey(const MessagePlan &m, uint32_t index);
   void buildValue(const MessagePlan &m, uint32_t index);
   void buildDispatch(const MessagePlan &m);
+  /// A singular scalar, string, bytes or enum field outside a oneof: its
+  /// given-once bit is the compiled code's, its value one call.
+  static bool hasOwnBit(const FieldPlan &f) {
+    return !f.isRepeated() && !f.type->isMessage() && !f.inOneof;
+  }
 };
 
 /// The dispatch block is where the chain's start and the search's answers
@@ -62,12 +77,19 @@ static constexpr int32_t kStart = -3, kEnd = -2;
 
 void JsonParserBuilder::build(const MessagePlan &m) {
   Block *entry = cx.define(m, Role::FromJson);
-  ps = entry->getArgument(0);
+  msg = entry->getArgument(0);
+  ps = entry->getArgument(1);
   desc = b.create<LLVM::AddressOfOp>(loc, cx.descGlobal(m));
   if (!jsonIsFields(m)) {
     b.create<LLVM::ReturnOp>(
-        loc, cx.callRuntime(Runtime::pbc_json_parse_message, {desc, ps}));
+        loc, cx.callRuntime(Runtime::pbc_json_parse_message, {desc, msg, ps}));
     return;
+  }
+  size_t n = m.byNumber.size();
+  for (size_t word = 0; word < (n + 63) / 64; word++) {
+    given.push_back(b.create<LLVM::AllocaOp>(loc, cx.ptrTy, cx.i64,
+                                             cx.cst(cx.i64, 1)));
+    cx.store(cx.cst(cx.i64, 0), given.back());
   }
   frame = cx.callRuntime(Runtime::pbc_json_open_object, {ps, desc});
   Region &body = *entry->getParent();
@@ -76,7 +98,8 @@ void JsonParserBuilder::build(const MessagePlan &m) {
   miss = newBlock();
   done = newBlock();
   fail = newBlock();
-  size_t n = m.byNumber.size();
+  twice = newBlock();
+  twice->addArgument(cx.i32, loc);
   fieldBlocks.resize(n);
   for (size_t i = 0; i < n; i++) {
     keys.push_back(newBlock());
@@ -85,14 +108,16 @@ void JsonParserBuilder::build(const MessagePlan &m) {
     fieldBlocks[i] = {keys[i], values[i]};
   }
 
-  // -1: an error; -2: `{}`, read whole.
-  Block *negative = newBlock();
+  // -1: an error; -2: `{}`, read whole, no frame to close.
+  Block *negative = newBlock(), *empty = newBlock();
   b.create<LLVM::CondBrOp>(
       loc, cx.cmp(arith::CmpIPredicate::slt, frame, cx.cst(cx.i64, 0)),
       negative, ValueRange(), dispatch, ValueRange{cx.cst(cx.i32, kStart)});
   b.setInsertionPointToStart(negative);
   branchIf(cx.cmp(arith::CmpIPredicate::eq, frame, cx.cst(cx.i64, kEnd)),
-           done, fail);
+           empty, fail);
+  b.setInsertionPointToStart(empty);
+  b.create<LLVM::ReturnOp>(loc, cx.cst(cx.i1, 1));
 
   for (uint32_t i = 0; i < n; i++) {
     buildKey(m, i);
@@ -100,7 +125,13 @@ void JsonParserBuilder::build(const MessagePlan &m) {
   }
   buildDispatch(m);
   b.setInsertionPointToStart(done);
-  b.create<LLVM::ReturnOp>(loc, cx.cst(cx.i1, 1));
+  b.create<LLVM::ReturnOp>(
+      loc, cx.callRuntime(Runtime::pbc_json_close_object,
+                          {ps, desc, frame, msg}));
+  b.setInsertionPointToStart(twice);
+  cx.callRuntime(Runtime::pbc_json_given_twice,
+                 {ps, desc, twice->getArgument(0)});
+  b.create<LLVM::BrOp>(loc, ValueRange(), fail);
   b.setInsertionPointToStart(fail);
   b.create<LLVM::ReturnOp>(loc, cx.cst(cx.i1, 0));
 
@@ -113,7 +144,7 @@ void JsonParserBuilder::build(const MessagePlan &m) {
   toEnd(dispatch);
   for (auto &blocks : fieldBlocks)
     llvm::for_each(blocks, toEnd);
-  for (Block *block : {miss, negative, done, fail})
+  for (Block *block : {miss, negative, empty, done, twice, fail})
     toEnd(block);
 }
 
@@ -165,25 +196,48 @@ void JsonParserBuilder::buildValue(const MessagePlan &m, uint32_t index) {
   Value i = cx.cst(cx.i32, index);
   Block *separator = newBlock();
   if (f.type->isMessage() && !f.isRepeated()) {
-    Value at = cx.callRuntime(Runtime::pbc_json_enter_message,
-                              {ps, desc, frame, i, colon});
-    Block *negative = newBlock(), *parse = newBlock(), *leave = newBlock();
-    fieldBlocks[index].append({negative, parse, leave});
-    branchIf(cx.cmp(arith::CmpIPredicate::slt, at, cx.cst(cx.i64, 0)),
-             negative, parse);
-    b.setInsertionPointToStart(negative); // -2: null, no value
-    branchIf(cx.cmp(arith::CmpIPredicate::eq, at, cx.cst(cx.i64, -2)),
+    Value parse = cx.addressOf(*f.message, Role::FromJson);
+    branchIf(cx.callRuntime(Runtime::pbc_json_message_member,
+                            {ps, desc, frame, i, colon, msg, parse}),
              separator, fail);
-    b.setInsertionPointToStart(parse);
-    branchIf(cx.call(*f.message, Role::FromJson, {ps}), leave, fail);
-    b.setInsertionPointToStart(leave);
-    branchIf(cx.callRuntime(Runtime::pbc_json_leave_message,
-                            {ps, desc, frame, i, at}),
-             separator, fail);
+  } else if (hasOwnBit(f)) {
+    // Given before: an error; else the bit set and the value stored.
+    Value word = given[index / 64];
+    Value bits = cx.load(cx.i64, word);
+    Value bit = cx.cst(cx.i64, int64_t(1) << (index % 64));
+    Block *fresh = newBlock();
+    fieldBlocks[index].push_back(fresh);
+    b.create<LLVM::CondBrOp>(
+        loc,
+        cx.cmp(arith::CmpIPredicate::ne,
+               b.create<arith::AndIOp>(loc, bits, bit), cx.cst(cx.i64, 0)),
+        twice, ValueRange{i}, fresh, ValueRange());
+    b.setInsertionPointToStart(fresh);
+    cx.store(b.create<arith::OrIOp>(loc, bits, bit), word);
+    Value read = cx.callRuntime(Runtime::pbc_json_scalar,
+                                {ps, desc, i, colon, cx.fieldAddr(msg, f)});
+    // -1: an error; 1: stored, so present; 0: null, or kept for the
+    // unknown fields.
+    SmallVector<int32_t, 2> cases{-1};
+    SmallVector<Block *, 2> dests{fail};
+    if (f.hasPresenceBit()) {
+      Block *stored = newBlock();
+      fieldBlocks[index].push_back(stored);
+      cases.push_back(1);
+      dests.push_back(stored);
+      b.create<LLVM::SwitchOp>(loc, read, separator, ValueRange(), cases,
+                               dests, ArrayRef<ValueRange>{{}, {}});
+      b.setInsertionPointToStart(stored);
+      cx.markPresent(msg, f);
+      b.create<LLVM::BrOp>(loc, ValueRange(), separator);
+    } else {
+      b.create<LLVM::SwitchOp>(loc, read, separator, ValueRange(), cases,
+                               dests, ArrayRef<ValueRange>{{}});
+    }
   } else {
-    branchIf(
-        cx.callRuntime(Runtime::pbc_json_member, {ps, desc, frame, i, colon}),
-        separator, fail);
+    branchIf(cx.callRuntime(Runtime::pbc_json_member,
+                            {ps, desc, frame, i, colon, msg}),
+             separator, fail);
   }
   fieldBlocks[index].push_back(separator);
   b.setInsertionPointToStart(separator);

@@ -23,7 +23,7 @@ proto.message @A file "a.proto" {
 // CHECK-NEXT: llvm.func @pbc__B_wr(!llvm.ptr, !llvm.ptr, i64) attributes {passthrough = {{\[\["pbc-codec", "wr"\]\]}}}{{$}}
 // CHECK-NEXT: llvm.func @pbc__B_dec(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> !llvm.ptr attributes {passthrough = {{\[\["pbc-codec", "dec"\]\]}}}{{$}}
 // CHECK-NEXT: llvm.func @pbc__B_json(!llvm.ptr, !llvm.ptr) attributes {passthrough = {{\[\["pbc-codec", "json"\]\]}}}{{$}}
-// CHECK-NEXT: llvm.func @pbc__B_from_json(!llvm.ptr) -> (i1 {llvm.zeroext}) attributes {passthrough = {{\[\["pbc-codec", "from_json"\]\]}}}{{$}}
+// CHECK-NEXT: llvm.func @pbc__B_from_json(!llvm.ptr, !llvm.ptr) -> (i1 {llvm.zeroext}) attributes {passthrough = {{\[\["pbc-codec", "from_json"\]\]}}}{{$}}
 // A's are defined: the codecs, then the entry points.
 // CHECK-NEXT: llvm.func @A_init(%arg0: !llvm.ptr) {{.*}} {
 // CHECK: llvm.func @A_is_initialized(

@@ -4,8 +4,11 @@
 // going to the field's value (its ':' read), a miss to the next field's
 // key and after the last to the runtime's search by name, whose index the
 // header switches on to the same value blocks (':' still to read). A value
-// is one runtime call, a singular message's its own parser between enter
-// and leave; then ',' goes on to the next key, '}' returns. A name that
+// is one runtime call that stores it into the message (%arg0), a singular
+// message's with its own parser to fill the new struct; a scalar's after
+// the test of its given-once bit, which the function keeps (an alloca a
+// word per 64 fields). Then ',' goes on to the next key, '}' closes the
+// object's frame and returns. A name that
 // needs escaping has no key: the search finds it. The blocks are laid out
 // in that order, the search's branch to the header the only one back.
 // RUN: pbc-opt %s -split-input-file -proto-layout -proto-to-wire | FileCheck %s
@@ -18,9 +21,13 @@ proto.message @J file "j.proto" {
   proto.field "odd" = 9 : double implicit json "a<b"
 }
 
-// CHECK-LABEL: llvm.func @pbc__J_from_json(%arg0: !llvm.ptr) -> (i1 {llvm.zeroext})
+// CHECK-LABEL: llvm.func @pbc__J_from_json(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> (i1 {llvm.zeroext})
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__J_desc : !llvm.ptr
-// CHECK-NEXT: %[[FRAME:.*]] = llvm.call @pbc_json_open_object(%arg0, %[[DESC]])
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NEXT: %[[GIVEN:.*]] = llvm.alloca %[[ONE]] x i64 : (i64) -> !llvm.ptr
+// CHECK-NEXT: %[[NONE:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: llvm.store %[[NONE]], %[[GIVEN]] : i64, !llvm.ptr
+// CHECK-NEXT: %[[FRAME:.*]] = llvm.call @pbc_json_open_object(%arg1, %[[DESC]])
 // CHECK-NEXT: %[[START:.*]] = arith.constant -3 : i32
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i64
 // CHECK-NEXT: %[[NEG:.*]] = arith.cmpi slt, %[[FRAME]], %[[ZERO]] : i64
@@ -41,16 +48,30 @@ proto.message @J file "j.proto" {
 // CHECK-NEXT: ^[[KEY_ID]]:
 // CHECK-NEXT: %[[K1:.*]] = llvm.mlir.addressof @pbc__J_json_key_1 : !llvm.ptr
 // CHECK-NEXT: %[[N1:.*]] = arith.constant 5 : i64
-// CHECK-NEXT: %[[HIT1:.*]] = llvm.call @pbc_json_key(%arg0, %[[K1]], %[[N1]]) : (!llvm.ptr, !llvm.ptr, i64) -> i1
+// CHECK-NEXT: %[[HIT1:.*]] = llvm.call @pbc_json_key(%arg1, %[[K1]], %[[N1]]) : (!llvm.ptr, !llvm.ptr, i64) -> i1
 // CHECK-NEXT: %[[READ:.*]] = arith.constant false
 // CHECK-NEXT: llvm.cond_br %[[HIT1]], ^[[VAL_ID]](%[[READ]] : i1), ^[[KEY_BIG:bb[0-9]+]]
+// Its bit (1) set before: given twice; else set, and the value stored.
 // CHECK-NEXT: ^[[VAL_ID]](%[[COLON:.*]]: i1):
 // CHECK-NEXT: %[[I0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_member(%arg0, %[[DESC]], %[[FRAME]], %[[I0]], %[[COLON]])
-// CHECK-NEXT: llvm.cond_br %[[OK]], ^[[SEP_ID:bb[0-9]+]], ^[[FAIL]]
+// CHECK-NEXT: %[[BITS:.*]] = llvm.load %[[GIVEN]] : !llvm.ptr -> i64
+// CHECK-NEXT: %[[BIT:.*]] = arith.constant 1 : i64
+// CHECK-NEXT: %[[Z0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[AND:.*]] = arith.andi %[[BITS]], %[[BIT]] : i64
+// CHECK-NEXT: %[[SEEN:.*]] = arith.cmpi ne, %[[AND]], %[[Z0]] : i64
+// CHECK-NEXT: llvm.cond_br %[[SEEN]], ^[[TWICE:bb[0-9]+]](%[[I0]] : i32), ^[[FRESH:bb[0-9]+]]
+// CHECK-NEXT: ^[[FRESH]]:
+// CHECK-NEXT: %[[SET:.*]] = arith.ori %[[BITS]], %[[BIT]] : i64
+// CHECK-NEXT: llvm.store %[[SET]], %[[GIVEN]] : i64, !llvm.ptr
+// CHECK-NEXT: %[[SLOT:.*]] = llvm.getelementptr inbounds %arg0[40] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[READ:.*]] = llvm.call @pbc_json_scalar(%arg1, %[[DESC]], %[[I0]], %[[COLON]], %[[SLOT]]) : (!llvm.ptr, !llvm.ptr, i32, i1, !llvm.ptr) -> i32
+// -1 fails; an implicit field has no presence to set.
+// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[SEP_ID:bb[0-9]+]] [
+// CHECK-NEXT: 4294967295: ^[[FAIL]]
+// CHECK-NEXT: ]
 // Then ',' goes on to big_id's key, '}' returns.
 // CHECK-NEXT: ^[[SEP_ID]]:
-// CHECK-NEXT: %[[MORE:.*]] = llvm.call @pbc_json_more(%arg0, %[[DESC]]) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK-NEXT: %[[MORE:.*]] = llvm.call @pbc_json_more(%arg1, %[[DESC]]) : (!llvm.ptr, !llvm.ptr) -> i32
 // CHECK-NEXT: llvm.switch %[[MORE]] : i32, ^[[FAIL]] [
 // CHECK-NEXT: 0: ^[[DONE]],
 // CHECK-NEXT: 1: ^[[KEY_BIG]]
@@ -62,26 +83,15 @@ proto.message @J file "j.proto" {
 // CHECK-NEXT: ^[[VAL_BIG]](
 // CHECK: llvm.switch
 // CHECK: 1: ^[[KEY_SUB]]
-// sub: enter, its own parser, leave; -2 from enter is null: no value.
+// sub: a new struct, which its own parser fills.
 // CHECK: ^[[KEY_SUB]]:
 // CHECK-NEXT: llvm.mlir.addressof @pbc__J_json_key_4
 // CHECK: llvm.cond_br %{{.*}}, ^[[VAL_SUB]](%{{.*}} : i1), ^[[KEY_ODD:bb[0-9]+]]
 // CHECK-NEXT: ^[[VAL_SUB]](%[[SUBCOLON:.*]]: i1):
 // CHECK-NEXT: %[[I2:.*]] = arith.constant 2 : i32
-// CHECK-NEXT: %[[AT:.*]] = llvm.call @pbc_json_enter_message(%arg0, %[[DESC]], %[[FRAME]], %[[I2]], %[[SUBCOLON]]) : (!llvm.ptr, !llvm.ptr, i64, i32, i1) -> i64
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : i64
-// CHECK-NEXT: %[[ATNEG:.*]] = arith.cmpi slt, %[[AT]], %[[Z]] : i64
-// CHECK-NEXT: llvm.cond_br %[[ATNEG]], ^[[NULL:bb[0-9]+]], ^[[PARSE:bb[0-9]+]]
-// CHECK-NEXT: ^[[NULL]]:
-// CHECK-NEXT: %[[M2:.*]] = arith.constant -2 : i64
-// CHECK-NEXT: %[[ISNULL:.*]] = arith.cmpi eq, %[[AT]], %[[M2]] : i64
-// CHECK-NEXT: llvm.cond_br %[[ISNULL]], ^[[SEP_SUB:bb[0-9]+]], ^[[FAIL]]
-// CHECK-NEXT: ^[[PARSE]]:
-// CHECK-NEXT: %[[SUBOK:.*]] = llvm.call @pbc__J_from_json(%arg0) : (!llvm.ptr) -> i1
-// CHECK-NEXT: llvm.cond_br %[[SUBOK]], ^[[LEAVE:bb[0-9]+]], ^[[FAIL]]
-// CHECK-NEXT: ^[[LEAVE]]:
-// CHECK-NEXT: %[[LEFT:.*]] = llvm.call @pbc_json_leave_message(%arg0, %[[DESC]], %[[FRAME]], %[[I2]], %[[AT]])
-// CHECK-NEXT: llvm.cond_br %[[LEFT]], ^[[SEP_SUB]], ^[[FAIL]]
+// CHECK-NEXT: %[[PARSER:.*]] = llvm.mlir.addressof @pbc__J_from_json : !llvm.ptr
+// CHECK-NEXT: %[[SUBOK:.*]] = llvm.call @pbc_json_message_member(%arg1, %[[DESC]], %[[FRAME]], %[[I2]], %[[SUBCOLON]], %arg0, %[[PARSER]]) : (!llvm.ptr, !llvm.ptr, i64, i32, i1, !llvm.ptr, !llvm.ptr) -> i1
+// CHECK-NEXT: llvm.cond_br %[[SUBOK]], ^[[SEP_SUB:bb[0-9]+]], ^[[FAIL]]
 // CHECK-NEXT: ^[[SEP_SUB]]:
 // CHECK-NEXT: llvm.call @pbc_json_more(
 // CHECK-NEXT: llvm.switch %{{.*}} : i32, ^[[FAIL]] [
@@ -99,16 +109,24 @@ proto.message @J file "j.proto" {
 // CHECK-NEXT: ]
 // The search, the only branch back: to the header.
 // CHECK-NEXT: ^[[MISS]]:
-// CHECK-NEXT: %[[IDX:.*]] = llvm.call @pbc_json_find_member(%arg0, %[[DESC]], %[[FRAME]]) : (!llvm.ptr, !llvm.ptr, i64) -> i32
+// CHECK-NEXT: %[[IDX:.*]] = llvm.call @pbc_json_find_member(%arg1, %[[DESC]], %[[FRAME]]) : (!llvm.ptr, !llvm.ptr, i64) -> i32
 // CHECK-NEXT: llvm.br ^[[DISPATCH]](%[[IDX]] : i32)
-// `{}`: -2, done; else an error.
+// `{}`: -2, read whole, no frame; else an error.
 // CHECK-NEXT: ^[[OPEN_NEG]]:
 // CHECK-NEXT: %[[M2B:.*]] = arith.constant -2 : i64
 // CHECK-NEXT: %[[EMPTY:.*]] = arith.cmpi eq, %[[FRAME]], %[[M2B]] : i64
-// CHECK-NEXT: llvm.cond_br %[[EMPTY]], ^[[DONE]], ^[[FAIL]]
-// CHECK-NEXT: ^[[DONE]]:
+// CHECK-NEXT: llvm.cond_br %[[EMPTY]], ^[[EMPTYBB:bb[0-9]+]], ^[[FAIL]]
+// CHECK-NEXT: ^[[EMPTYBB]]:
 // CHECK-NEXT: %[[T:.*]] = arith.constant true
 // CHECK-NEXT: llvm.return %[[T]] : i1
+// The object's end: the frame closed, what the wire form kept merged.
+// CHECK-NEXT: ^[[DONE]]:
+// CHECK-NEXT: %[[CLOSED:.*]] = llvm.call @pbc_json_close_object(%arg1, %[[DESC]], %[[FRAME]], %arg0) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> i1
+// CHECK-NEXT: llvm.return %[[CLOSED]] : i1
+// A scalar given twice: the runtime says which, and the parse fails.
+// CHECK-NEXT: ^[[TWICE]](%[[WHICH:.*]]: i32):
+// CHECK-NEXT: llvm.call @pbc_json_given_twice(%arg1, %[[DESC]], %[[WHICH]]) : (!llvm.ptr, !llvm.ptr, i32) -> i1
+// CHECK-NEXT: llvm.br ^[[FAIL]]
 // CHECK-NEXT: ^[[FAIL]]:
 // CHECK-NEXT: %[[F:.*]] = arith.constant false
 // CHECK-NEXT: llvm.return %[[F]] : i1
@@ -132,8 +150,19 @@ proto.message @P file "p.proto" {
 // CHECK-LABEL: llvm.func @pbc__P_from_json
 // CHECK: llvm.mlir.addressof @pbc__P_json_key_1
 // CHECK: llvm.cond_br %{{.*}}, ^{{bb[0-9]+}}(%{{.*}} : i1), ^[[KEY_B:bb[0-9]+]]
-// After a's member: c's key.
-// CHECK: ^[[SEP_A:bb[0-9]+]]:  // pred:
+// a's value: stored (1), its presence bit set; after its member, c's key.
+// CHECK: %[[READ:.*]] = llvm.call @pbc_json_scalar
+// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[SEP_A:bb[0-9]+]] [
+// CHECK-NEXT: 4294967295: ^{{bb[0-9]+}},
+// CHECK-NEXT: 1: ^[[STORED:bb[0-9]+]]
+// CHECK-NEXT: ]
+// CHECK-NEXT: ^[[STORED]]:
+// CHECK-NEXT: %[[PW:.*]] = llvm.load %arg0 : !llvm.ptr -> i32
+// CHECK-NEXT: %[[PB:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[PS:.*]] = arith.ori %[[PW]], %[[PB]] : i32
+// CHECK-NEXT: llvm.store %[[PS]], %arg0 : i32, !llvm.ptr
+// CHECK-NEXT: llvm.br ^[[SEP_A]]
+// CHECK-NEXT: ^[[SEP_A]]:  // 2 preds:
 // CHECK-NEXT: llvm.call @pbc_json_more
 // CHECK-NEXT: llvm.switch %{{.*}} : i32, ^{{.*}} [
 // CHECK-NEXT: 0: ^{{.*}},
@@ -158,11 +187,11 @@ proto.message @E file "e.proto" extensions [100, 200] {
   proto.field "one" = 1 : int32 optional
 }
 
-// CHECK-LABEL: llvm.func @pbc__google_protobuf_Duration_from_json(%arg0: !llvm.ptr) -> (i1 {llvm.zeroext})
+// CHECK-LABEL: llvm.func @pbc__google_protobuf_Duration_from_json(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> (i1 {llvm.zeroext})
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__google_protobuf_Duration_desc
-// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0)
+// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return %[[OK]] : i1
-// CHECK-LABEL: llvm.func @pbc__E_from_json(%arg0: !llvm.ptr) -> (i1 {llvm.zeroext})
+// CHECK-LABEL: llvm.func @pbc__E_from_json(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> (i1 {llvm.zeroext})
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__E_desc
-// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0)
+// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return %[[OK]] : i1

@@ -42,9 +42,9 @@ proto.message @M file "a.proto" tier compact {
 // CHECK-NEXT: llvm.call @pbc_json_put_message(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return
 // FromJson: the JSON parser's walk over the description.
-// CHECK-LABEL: llvm.func @pbc__M_from_json(%arg0: !llvm.ptr) -> (i1 {llvm.zeroext})
+// CHECK-LABEL: llvm.func @pbc__M_from_json(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> (i1 {llvm.zeroext})
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0)
+// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return %[[OK]] : i1
 // CHECK-LABEL: llvm.func @M_decode(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
