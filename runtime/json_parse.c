@@ -1509,9 +1509,9 @@ static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
  * back by index.
  *
  * A singular scalar, string, bytes or enum member is stored into m as
- * T_decode stores it (its presence bit or oneof case set: by the compiled
- * code, but for a oneof's member), strings copied into the arena; a singular message member is a struct
- * from the arena that the sub-message's own parser fills. The rest
+ * T_decode stores it (its presence bit set by the compiled code, a oneof's
+ * case here), strings copied into the arena; a singular message member is
+ * a struct from the arena that the sub-message's own parser fills. The rest
  * (repeated fields, maps, a closed enum's undeclared number, which
  * belongs in the unknown fields) the description's parser writes to the
  * wire form, and when the object ends the table decoder merges those
