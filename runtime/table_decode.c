@@ -43,12 +43,6 @@ static inline uint64_t stored_varint(const pbc_tbl_type *t, uint64_t v) {
   }
 }
 
-static inline void store_value(uint8_t *at, size_t n, uint64_t v) {
-  if (n == 1) *at = (uint8_t)v;
-  else if (n == 4) { uint32_t w = (uint32_t)v; memcpy(at, &w, 4); }
-  else memcpy(at, &v, 8);
-}
-
 /* A varint, its one-byte form inline (most values, and every length
  * below 128). */
 static inline const uint8_t *read_varint(pbc_decoder *d, const uint8_t *p,
@@ -168,7 +162,7 @@ static inline const uint8_t *read_scalar(pbc_decoder *d,
   }
   uint8_t *at = value_slot(d, desc, f, m);
   if (at == NULL) return NULL;
-  store_value(at, t->bytes, v);
+  pbc_tbl_store_value(at, t->bytes, v);
   return p;
 }
 
@@ -212,7 +206,7 @@ static const uint8_t *read_packed(pbc_decoder *d, const pbc_message_desc *desc,
         return pbc_rt_fail(d, PBC_ERR_OUT_OF_MEMORY);
       continue;
     }
-    store_value(out, esize, stored_varint(t, raw));
+    pbc_tbl_store_value(out, esize, stored_varint(t, raw));
     out += esize;
   }
   pbc_tbl_store_view(at, first, (size_t)(out - first) / esize);
@@ -467,10 +461,10 @@ static const uint8_t *message_dec(const pbc_message_desc *desc, uint8_t *m,
     return pbc_rt_fail(d, PBC_ERR_INVALID_UTF8);                               \
   pbc_tbl_store_view(at, p, len);                                              \
   p += len
-    DEC_CASE(DEC_V4_BIT, PBC_WIRE_VARINT, 1, VARINT, store_value(at, 4, v))
-    DEC_CASE(DEC_V4_PLAIN, PBC_WIRE_VARINT, 0, VARINT, store_value(at, 4, v))
-    DEC_CASE(DEC_V8_BIT, PBC_WIRE_VARINT, 1, VARINT, store_value(at, 8, v))
-    DEC_CASE(DEC_V8_PLAIN, PBC_WIRE_VARINT, 0, VARINT, store_value(at, 8, v))
+    DEC_CASE(DEC_V4_BIT, PBC_WIRE_VARINT, 1, VARINT, pbc_tbl_store_value(at, 4, v))
+    DEC_CASE(DEC_V4_PLAIN, PBC_WIRE_VARINT, 0, VARINT, pbc_tbl_store_value(at, 4, v))
+    DEC_CASE(DEC_V8_BIT, PBC_WIRE_VARINT, 1, VARINT, pbc_tbl_store_value(at, 8, v))
+    DEC_CASE(DEC_V8_PLAIN, PBC_WIRE_VARINT, 0, VARINT, pbc_tbl_store_value(at, 8, v))
     DEC_CASE(DEC_BOOL_BIT, PBC_WIRE_VARINT, 1, VARINT, *at = v != 0)
     DEC_CASE(DEC_BOOL_PLAIN, PBC_WIRE_VARINT, 0, VARINT, *at = v != 0)
     DEC_CASE(DEC_F4_BIT, PBC_WIRE_FIXED32, 1, FIXED(4), (void)0)

@@ -182,6 +182,14 @@ static inline void pbc_tbl_set_bit(uint8_t *m, uint32_t bit) {
   memcpy(word, &bits, 4);
 }
 
+/* A scalar member or element of `n` bytes (its type's `bytes`) stored: the
+ * low bytes of v (a bool's 0 or 1). */
+static inline void pbc_tbl_store_value(uint8_t *at, size_t n, uint64_t v) {
+  if (n == 1) *at = (uint8_t)v;
+  else if (n == 4) { uint32_t w = (uint32_t)v; memcpy(at, &w, 4); }
+  else memcpy(at, &v, 8);
+}
+
 /* A singular field's value stored: its presence bit set, or its oneof
  * made to hold it. */
 static inline void pbc_tbl_mark_present(const pbc_message_desc *d,

@@ -220,19 +220,19 @@ void JsonParserBuilder::buildValue(const MessagePlan &m, uint32_t index) {
     // unknown fields.
     SmallVector<int32_t, 2> cases{-1};
     SmallVector<Block *, 2> dests{fail};
+    Block *stored = nullptr;
     if (f.hasPresenceBit()) {
-      Block *stored = newBlock();
+      stored = newBlock();
       fieldBlocks[index].push_back(stored);
       cases.push_back(1);
       dests.push_back(stored);
-      b.create<LLVM::SwitchOp>(loc, read, separator, ValueRange(), cases,
-                               dests, ArrayRef<ValueRange>{{}, {}});
+    }
+    b.create<LLVM::SwitchOp>(loc, read, separator, ValueRange(), cases, dests,
+                             SmallVector<ValueRange, 2>(cases.size()));
+    if (stored) {
       b.setInsertionPointToStart(stored);
       cx.markPresent(msg, f);
       b.create<LLVM::BrOp>(loc, ValueRange(), separator);
-    } else {
-      b.create<LLVM::SwitchOp>(loc, read, separator, ValueRange(), cases,
-                               dests, ArrayRef<ValueRange>{{}});
     }
   } else {
     branchIf(cx.callRuntime(Runtime::pbc_json_member,
