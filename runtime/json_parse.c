@@ -31,11 +31,9 @@ typedef struct pbc_json_parser {
   /* First: pbc_json_key, inlined into compiled parsers, reads p and end. */
   const char *p, *end, *begin;
   const char *key_at; /* the member name just read, for errors */
-  pbc_wire_build wb;
   pbc_arena *arena; /* what compiled parsers store into the struct */
   uint8_t *scratch; /* a decoded string with escapes */
   size_t scratch_cap;
-  uint8_t first_scratch[256]; /* scratch until a string outgrows it */
   uint32_t depth, max_depth;
   bool ignore_unknown;
   pbc_message_finder find_message; /* an Any's type: NULL: linked ones */
@@ -43,6 +41,9 @@ typedef struct pbc_json_parser {
   pbc_rt_extensions extensions;
   pbc_status status;
   pbc_json_error *error;
+  /* Last, what is not zeroed at the start (pbc_json_parse). */
+  pbc_wire_build wb;
+  uint8_t first_scratch[256]; /* scratch until a string outgrows it */
 } pbc_json_parser;
 typedef pbc_json_parser parser;
 
@@ -124,8 +125,9 @@ static bool at_close(parser *ps, char close) {
   return true;
 }
 
-/* A literal (true, false, null) at p. */
-static bool at_literal(const parser *ps, const char *word, size_t n) {
+/* A literal (true, false, null) at p. Inlined: its memcmp of a constant
+ * length is then a load or two. */
+static PBC_ALWAYS_INLINE bool at_literal(const parser *ps, const char *word, size_t n) {
   return (size_t)(ps->end - ps->p) >= n && memcmp(ps->p, word, n) == 0 &&
          (ps->end - ps->p == (ptrdiff_t)n ||
           !((ps->p[n] >= 'a' && ps->p[n] <= 'z') ||
@@ -145,23 +147,26 @@ typedef struct jstr {
   const char *at;
 } jstr;
 
-static int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+/* A hex digit's value plus one; 0 for any other byte. */
+static const uint8_t hex_value[256] = {
+    ['0'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ['A'] = 11, 12, 13, 14, 15, 16,
+    ['a'] = 11, 12, 13, 14, 15, 16,
+};
 
-/* Four hex digits after "\u" at p. */
+/* Four hex digits after "\u" at p: a lookup each, the four checked at
+ * once (a byte that is no digit looks up 0, which the minus one turns
+ * into high bits). */
 static bool read_hex4(parser *ps, const char *p, uint32_t *v) {
-  *v = 0;
-  for (int i = 0; i < 4; i++) {
-    int d = p + i < ps->end ? hex_digit(p[i]) : -1;
-    if (d < 0)
-      return SYNTAX(p - 2, "Invalid \\u escape: four hex digits expected.");
-    *v = *v << 4 | (uint32_t)d;
+  if (ps->end - p >= 4) {
+    uint32_t a = hex_value[(uint8_t)p[0]] - 1u, b = hex_value[(uint8_t)p[1]] - 1u,
+             c = hex_value[(uint8_t)p[2]] - 1u, d = hex_value[(uint8_t)p[3]] - 1u;
+    if (((a | b | c | d) & ~0xfu) == 0) {
+      *v = a << 12 | b << 8 | c << 4 | d;
+      return true;
+    }
   }
-  return true;
+  return SYNTAX(p - 2, "Invalid \\u escape: four hex digits expected.");
 }
 
 static bool scratch_reserve(parser *ps, size_t n) {
@@ -387,11 +392,10 @@ static bool read_number(parser *ps, jnum *n) {
 /* The magnitude of an integral number's digits, false past UINT64_MAX. */
 static bool digits_u64(const jnum *n, uint64_t *v) {
   *v = 0;
-  for (size_t i = n->negative; i < n->len; i++) {
-    uint64_t d = (uint64_t)(n->text[i] - '0');
-    if (*v > (UINT64_MAX - d) / 10) return false;
-    *v = *v * 10 + d;
-  }
+  for (size_t i = n->negative; i < n->len; i++)
+    if (__builtin_mul_overflow(*v, 10, v) ||
+        __builtin_add_overflow(*v, (uint64_t)(n->text[i] - '0'), v))
+      return false;
   return true;
 }
 
@@ -414,8 +418,8 @@ static bool scan_decimal(const char *p, size_t len, jnum *n) {
 /* An integer field's value from a number (any integral one: 1e5, 100.0)
  * or a string of an optional '-' and decimal digits (libprotobuf's
  * safe_strto64), within [min, max]: its two's complement in *bits. */
-static bool read_integer(parser *ps, int64_t min, uint64_t max,
-                         uint64_t *bits) {
+static bool read_integer_text(parser *ps, int64_t min, uint64_t max,
+                              uint64_t *bits) {
   const char *at = ps->p;
   jnum n;
   if (peek(ps) == '"') {
@@ -446,6 +450,45 @@ static bool read_integer(parser *ps, int64_t min, uint64_t max,
   }
   *bits = n.negative ? (uint64_t)0 - magnitude : magnitude;
   return true;
+}
+
+/* Whether c may end a number: what JSON lets follow a value (a comma, a
+ * closing bracket, white space). Anything else after digits ('.', 'e', a
+ * letter, a 20th digit) is read_integer_text's to judge. */
+static inline bool ends_number(char c) {
+  return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' ||
+         c == '\r' || c == '\t';
+}
+
+/* An integer field's value, as read_integer_text reads it; the common
+ * forms, up to 19 plain digits (no overflow) bare or quoted (as 64-bit
+ * integers are printed), in one pass where that would check the grammar
+ * or read the string and then read the digits again. */
+static PBC_ALWAYS_INLINE bool read_integer(parser *ps, int64_t min,
+                                           uint64_t max, uint64_t *bits) {
+  const char *p = ps->p, *end = ps->end;
+  bool quoted = p < end && *p == '"';
+  p += quoted;
+  bool negative = p < end && *p == '-';
+  const char *first = p + negative, *q = first;
+  const char *stop = end - first > 19 ? first + 19 : end;
+  uint64_t v = 0, d;
+  while (q < stop && (d = (uint64_t)(uint8_t)*q - '0') <= 9) {
+    v = v * 10 + d;
+    q++;
+  }
+  uint64_t limit = negative ? (uint64_t)0 - (uint64_t)min : max;
+  /* Quoted, leading zeros are allowed (libprotobuf's safe_strto64). */
+  size_t n = (size_t)(q - first);
+  bool whole = n != 0 && (quoted ? q < end && *q == '"'
+                                 : (*first != '0' || n == 1) &&
+                                       (q == end || ends_number(*q)));
+  if (whole && v <= limit) {
+    *bits = negative ? (uint64_t)0 - v : v;
+    ps->p = q + quoted;
+    return true;
+  }
+  return read_integer_text(ps, min, max, bits);
 }
 
 /* A float or double field's value: a number, or a string holding one or
@@ -644,6 +687,7 @@ static bool put_string(parser *ps, const pbc_field_desc *f, const jstr *s,
 static PBC_ALWAYS_INLINE bool read_number_bits(parser *ps,
                                                const pbc_message_desc *d,
                                                const pbc_field_desc *f,
+                                               pbc_field_type type,
                                                uint64_t *out);
 
 /* What read_scalar found. */
@@ -654,26 +698,29 @@ typedef enum {
   SCALAR_TEXT, /* a string or bytes field's string, still base64 */
 } scalar_read;
 
-/* A scalar, string, bytes or enum value of f: its bits, as pbc_wb_scalar
- * takes them, or its string. What both parsers do with it differs: the
- * description's writes it to the wire form (parse_scalar), a compiled one
- * stores it into the struct (read_value). Inlined into both: called, its
- * results through memory cost google_message1 6% more instructions. */
+/* A scalar, string, bytes or enum value of f (whose type is `type`, a
+ * constant where the caller knows it, so that the switches fold): its
+ * bits, as pbc_wb_scalar takes them, or its string. What both parsers do
+ * with it differs: the description's writes it to the wire form
+ * (parse_scalar), a compiled one stores it into the struct (read_value).
+ * Inlined into both: called, its results through memory cost
+ * google_message1 6% more instructions. */
 static PBC_ALWAYS_INLINE scalar_read read_scalar(parser *ps,
                                                  const pbc_message_desc *d,
                                                  const pbc_field_desc *f,
+                                                 pbc_field_type type,
                                                  uint64_t *bits, jstr *s) {
   const char *at = ps->p;
   *bits = 0;
   if (at_null(ps)) {
     ps->p += 4;
     /* google.protobuf.NullValue's one value is null. */
-    return f->type == PBC_TYPE_ENUM &&
+    return type == PBC_TYPE_ENUM &&
                    pbc_json_is_null_value(pbc_field_enum(d, f))
                ? SCALAR_BITS
                : SCALAR_NONE;
   }
-  switch ((pbc_field_type)f->type) {
+  switch (type) {
   case PBC_TYPE_STRING:
   case PBC_TYPE_BYTES:
     if (peek(ps) != '"')
@@ -687,7 +734,7 @@ static PBC_ALWAYS_INLINE scalar_read read_scalar(parser *ps,
     return known ? SCALAR_BITS : SCALAR_NONE;
   }
   default:
-    return read_number_bits(ps, d, f, bits) ? SCALAR_BITS : SCALAR_ERROR;
+    return read_number_bits(ps, d, f, type, bits) ? SCALAR_BITS : SCALAR_ERROR;
   }
 }
 
@@ -697,7 +744,7 @@ static bool parse_scalar(parser *ps, const pbc_message_desc *d,
                          const pbc_field_desc *f, bool *set) {
   uint64_t bits;
   jstr s;
-  scalar_read r = read_scalar(ps, d, f, &bits, &s);
+  scalar_read r = read_scalar(ps, d, f, (pbc_field_type)f->type, &bits, &s);
   *set = r == SCALAR_BITS || r == SCALAR_TEXT;
   switch (r) {
   case SCALAR_ERROR: return false;
@@ -713,10 +760,11 @@ static bool parse_scalar(parser *ps, const pbc_message_desc *d,
 static PBC_ALWAYS_INLINE bool read_number_bits(parser *ps,
                                                const pbc_message_desc *d,
                                                const pbc_field_desc *f,
+                                               pbc_field_type type,
                                                uint64_t *out) {
   const char *at = ps->p;
   uint64_t bits = 0;
-  switch ((pbc_field_type)f->type) {
+  switch (type) {
   case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
     TRY(read_integer(ps, INT32_MIN, INT32_MAX, &bits));
     break;
@@ -730,7 +778,7 @@ static PBC_ALWAYS_INLINE bool read_number_bits(parser *ps,
     TRY(read_integer(ps, 0, UINT64_MAX, &bits));
     break;
   case PBC_TYPE_FLOAT: case PBC_TYPE_DOUBLE:
-    TRY(read_real(ps, f->type == PBC_TYPE_FLOAT, &bits));
+    TRY(read_real(ps, type == PBC_TYPE_FLOAT, &bits));
     break;
   case PBC_TYPE_BOOL:
     if (at_literal(ps, "true", 4)) {
@@ -1287,7 +1335,7 @@ static bool parse_packed(parser *ps, const pbc_message_desc *d,
     if (at_null(ps))
       return SYNTAX(at_element, "null element in repeated field \"%s\".",
                     pbc_field_json_name(d, f));
-    TRY(read_number_bits(ps, d, f, &bits));
+    TRY(read_number_bits(ps, d, f, (pbc_field_type)f->type, &bits));
     TRY(wrote(ps, pbc_wb_scalar_value(&ps->wb, f, bits)));
     if (peek(ps) != ',') break;
     ps->p++;
@@ -1583,21 +1631,37 @@ typedef enum {
   VALUE_KEPT = 2, /* a closed enum's undeclared number, in the wire form */
 } value_read;
 
-/* A scalar, string, bytes or enum value of f stored at `slot`, its member,
- * as T_decode stores it (strings copied into the arena); its presence is
- * the caller's. A closed enum's number it does not declare goes to the
- * wire form instead, which flush puts into the unknown fields: given, for
- * the oneof rule, as on the description's path. */
-static value_read read_value(parser *ps, const pbc_message_desc *d,
-                             const pbc_field_desc *f, uint8_t *slot) {
+/* Bytes of a scalar or enum member of a type: pbc_tbl_type_of's, folded
+ * where the type is a constant. */
+static inline size_t member_bytes(pbc_field_type type) {
+  switch (type) {
+  case PBC_TYPE_BOOL: return 1;
+  case PBC_TYPE_DOUBLE: case PBC_TYPE_INT64: case PBC_TYPE_UINT64:
+  case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64:
+    return 8;
+  default: return 4;
+  }
+}
+
+/* A scalar, string, bytes or enum value of f (of type `type`: see
+ * read_scalar) stored at `slot`, its member, as T_decode stores it
+ * (strings copied into the arena); its presence is the caller's. A closed
+ * enum's number it does not declare goes to the wire form instead, which
+ * flush puts into the unknown fields: given, for the oneof rule, as on the
+ * description's path. */
+static PBC_ALWAYS_INLINE value_read read_value(parser *ps,
+                                               const pbc_message_desc *d,
+                                               const pbc_field_desc *f,
+                                               pbc_field_type type,
+                                               uint8_t *slot) {
   uint64_t bits;
   jstr s;
-  switch (read_scalar(ps, d, f, &bits, &s)) {
+  switch (read_scalar(ps, d, f, type, &bits, &s)) {
   case SCALAR_ERROR: return VALUE_ERROR;
   case SCALAR_NONE: return VALUE_NONE;
   case SCALAR_BITS: break;
   case SCALAR_TEXT: {
-    if (f->type == PBC_TYPE_STRING) {
+    if (type == PBC_TYPE_STRING) {
       const uint8_t *copy = arena_copy(ps, (const uint8_t *)s.data, s.len);
       if (copy == NULL) return VALUE_ERROR;
       pbc_tbl_store_view(slot, copy, s.len);
@@ -1611,11 +1675,11 @@ static value_read read_value(parser *ps, const pbc_message_desc *d,
     return VALUE_STORED;
   }
   }
-  if ((f->flags & PBC_FIELD_CLOSED_ENUM) &&
+  if (type == PBC_TYPE_ENUM && (f->flags & PBC_FIELD_CLOSED_ENUM) &&
       !pbc_tbl_enum_declares(pbc_field_enum(d, f), (int32_t)bits))
     return wrote(ps, pbc_wb_scalar(&ps->wb, f, bits)) ? VALUE_KEPT
                                                        : VALUE_ERROR;
-  pbc_tbl_store_value(slot, pbc_tbl_type_of(f)->bytes, bits);
+  pbc_tbl_store_value(slot, member_bytes(type), bits);
   return VALUE_STORED;
 }
 
@@ -1643,15 +1707,37 @@ PBC_NOINLINE int64_t pbc_json_open_object(pbc_json_parser *ps,
   return (int64_t)frame;
 }
 
-PBC_NOINLINE int32_t pbc_json_more(pbc_json_parser *ps,
-                                   const pbc_message_desc *d) {
-  (void)d;
+static PBC_NOINLINE int32_t more(parser *ps) {
   if (peek(ps) == ',') {
     ps->p++;
     peek(ps);
     return 1;
   }
   return expect(ps, '}') ? 0 : -1;
+}
+
+/* What follows a member: ',' (1) or the object's '}' (0), -1 an error.
+ * Compact JSON's `,"` and `}` in a few instructions; white space and
+ * errors are more's. */
+static PBC_ALWAYS_INLINE int32_t member_end(parser *ps) {
+  const char *p = ps->p;
+  if (PBC_LIKELY(ps->end - p >= 2)) {
+    if (p[0] == ',' && p[1] == '"') {
+      ps->p = p + 1;
+      return 1;
+    }
+    if (p[0] == '}') {
+      ps->p = p + 1;
+      return 0;
+    }
+  }
+  return more(ps);
+}
+
+PBC_NOINLINE int32_t pbc_json_more(pbc_json_parser *ps,
+                                   const pbc_message_desc *d) {
+  (void)d;
+  return member_end(ps);
 }
 
 PBC_NOINLINE bool pbc_json_close_object(pbc_json_parser *ps,
@@ -1682,8 +1768,8 @@ PBC_NOINLINE int32_t pbc_json_find_member(pbc_json_parser *ps,
       }
       if (!expect(ps, ':') || !skip_value(ps)) return -1;
     }
-    int32_t more = pbc_json_more(ps, d);
-    if (more != 1) return more == 0 ? -2 : -1;
+    int32_t after = more(ps);
+    if (after != 1) return after == 0 ? -2 : -1;
   }
 }
 
@@ -1696,19 +1782,47 @@ PBC_NOINLINE bool pbc_json_member(pbc_json_parser *ps,
   assert(!pbc_tbl_is_message(f) && "pbc_json_message_member's");
   TRY(member_given(ps, d, (size_t)frame, index, colon) &&
       oneof_free(ps, d, (size_t)frame, f));
-  value_read r = read_value(ps, d, f, (uint8_t *)m + f->offset);
+  value_read r =
+      read_value(ps, d, f, (pbc_field_type)f->type, (uint8_t *)m + f->offset);
   if (r == VALUE_STORED) pbc_tbl_mark_present(d, f, m);
   if (f->kind == PBC_FIELD_ONEOF && r > VALUE_NONE)
     *pbc_wb_frame_oneof(&ps->wb, d, (size_t)frame, f->presence) = index + 1;
   return r != VALUE_ERROR;
 }
 
-PBC_NOINLINE int32_t pbc_json_scalar(pbc_json_parser *ps,
-                                     const pbc_message_desc *d,
-                                     uint32_t index, bool colon, void *slot) {
-  if (colon && !expect(ps, ':')) return VALUE_ERROR;
-  return read_value(ps, d, &d->fields[index], slot);
+/* The readers of a singular value by its type: the compiled code calls
+ * the one of its field's type, where one reader of all would switch on the
+ * type per value (a tenth of google_message1's instructions). Each reads
+ * the ',' or '}' after the value too (pbc_json_more's work, without its
+ * call: most members are such values), and returns -1 for an error, else
+ * bit 0 set when it stored a value, bit 1 when the '}' ended the object. */
+static PBC_ALWAYS_INLINE int32_t read_member(parser *ps,
+                                             const pbc_message_desc *d,
+                                             uint32_t index, bool colon,
+                                             pbc_field_type type, void *slot) {
+  if (colon && !expect(ps, ':')) return -1;
+  value_read r = read_value(ps, d, &d->fields[index], type, slot);
+  if (r == VALUE_ERROR) return -1;
+  int32_t after = member_end(ps);
+  if (after < 0) return -1;
+  return (int32_t)(r == VALUE_STORED) | (int32_t)(after == 0) << 1;
 }
+
+#define JSON_VALUE_READER(name, type)                                          \
+  PBC_NOINLINE int32_t name(pbc_json_parser *ps, const pbc_message_desc *d,   \
+                            uint32_t index, bool colon, void *slot) {          \
+    return read_member(ps, d, index, colon, type, slot);                      \
+  }
+JSON_VALUE_READER(pbc_json_int32, PBC_TYPE_INT32)
+JSON_VALUE_READER(pbc_json_int64, PBC_TYPE_INT64)
+JSON_VALUE_READER(pbc_json_uint32, PBC_TYPE_UINT32)
+JSON_VALUE_READER(pbc_json_uint64, PBC_TYPE_UINT64)
+JSON_VALUE_READER(pbc_json_float, PBC_TYPE_FLOAT)
+JSON_VALUE_READER(pbc_json_double, PBC_TYPE_DOUBLE)
+JSON_VALUE_READER(pbc_json_bool, PBC_TYPE_BOOL)
+JSON_VALUE_READER(pbc_json_string, PBC_TYPE_STRING)
+JSON_VALUE_READER(pbc_json_bytes, PBC_TYPE_BYTES)
+JSON_VALUE_READER(pbc_json_enum, PBC_TYPE_ENUM)
 
 PBC_NOINLINE bool pbc_json_given_twice(pbc_json_parser *ps,
                                        const pbc_message_desc *d,
@@ -1758,7 +1872,8 @@ pbc_status pbc_json_parse(const pbc_message_info *info, void *m,
   static const char empty[1];
   if (json == NULL) json = empty;
   parser state, *ps = &state;
-  memset(ps, 0, sizeof *ps);
+  memset(ps, 0, offsetof(parser, wb));
+  pbc_wb_init(&ps->wb);
   ps->begin = ps->p = json;
   ps->end = json + len;
   ps->error = error;

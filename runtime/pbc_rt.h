@@ -295,8 +295,20 @@ int32_t pbc_json_find_member(pbc_json_parser *ps, const pbc_message_desc *d,
                              int64_t frame);
 bool pbc_json_member(pbc_json_parser *ps, const pbc_message_desc *d,
                      int64_t frame, uint32_t index, bool colon, void *m);
-int32_t pbc_json_scalar(pbc_json_parser *ps, const pbc_message_desc *d,
-                        uint32_t index, bool colon, void *slot);
+#define PBC_JSON_VALUE_READER(name)                                            \
+  int32_t name(pbc_json_parser *ps, const pbc_message_desc *d, uint32_t index, \
+               bool colon, void *slot);
+PBC_JSON_VALUE_READER(pbc_json_int32)
+PBC_JSON_VALUE_READER(pbc_json_int64)
+PBC_JSON_VALUE_READER(pbc_json_uint32)
+PBC_JSON_VALUE_READER(pbc_json_uint64)
+PBC_JSON_VALUE_READER(pbc_json_float)
+PBC_JSON_VALUE_READER(pbc_json_double)
+PBC_JSON_VALUE_READER(pbc_json_bool)
+PBC_JSON_VALUE_READER(pbc_json_string)
+PBC_JSON_VALUE_READER(pbc_json_bytes)
+PBC_JSON_VALUE_READER(pbc_json_enum)
+#undef PBC_JSON_VALUE_READER
 bool pbc_json_given_twice(pbc_json_parser *ps, const pbc_message_desc *d,
                           uint32_t index);
 bool pbc_json_message_member(pbc_json_parser *ps, const pbc_message_desc *d,

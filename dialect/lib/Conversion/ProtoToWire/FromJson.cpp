@@ -20,8 +20,9 @@
 // end, pbc_json_close_object). A singular scalar, string, bytes or enum
 // field outside a oneof, most of a message's, costs the runtime no
 // bookkeeping: the code tests and sets its given-once bit itself (kept in
-// a register across the members' loop), passes the member's address, and
-// sets its presence bit when the runtime stored a value. A singular
+// a register across the members' loop), calls its type's reader with the
+// member's address (which reads the ',' or '}' after the value too), and
+// sets its presence bit when the reader stored a value. A singular
 // message field's value is a new struct that the sub-message's own
 // pbc__S_from_json fills, so the chain goes on inside it. The messages whose JSON is not their fields (see
 // jsonIsFields) parse from the description, as compact ones do.
@@ -60,6 +61,8 @@ private:
   Block *nextAfter(const MessagePlan &m, uint32_t index);
   void buildKey(const MessagePlan &m, uint32_t index);
   void buildValue(const MessagePlan &m, uint32_t index);
+  void buildScalarValue(const MessagePlan &m, uint32_t index, Value colon,
+                        Value i);
   void buildDispatch(const MessagePlan &m);
   /// A singular scalar, string, bytes or enum field outside a oneof: its
   /// given-once bit is the compiled code's, its value one call.
@@ -148,6 +151,25 @@ void JsonParserBuilder::build(const MessagePlan &m) {
     toEnd(block);
 }
 
+/// The runtime's reader of a singular value of type `t`: one per way
+/// ProtoJSON reads a type and the struct keeps it, so that the runtime
+/// does not switch on the type per value.
+static Runtime valueReader(const FieldTypeInfo &t) {
+  switch (t.type) {
+  case FieldType::Double: return Runtime::pbc_json_double;
+  case FieldType::Float: return Runtime::pbc_json_float;
+  case FieldType::Bool: return Runtime::pbc_json_bool;
+  case FieldType::Enum: return Runtime::pbc_json_enum;
+  case FieldType::String: return Runtime::pbc_json_string;
+  case FieldType::Bytes: return Runtime::pbc_json_bytes;
+  default:
+    assert(t.isPackable() && !t.isMessage() && "an integer type");
+    if (t.repr == ValueRepr::UNSIGNED)
+      return t.size == 8 ? Runtime::pbc_json_uint64 : Runtime::pbc_json_uint32;
+    return t.size == 8 ? Runtime::pbc_json_int64 : Runtime::pbc_json_int32;
+  }
+}
+
 void JsonParserBuilder::branchIf(Value cond, Block *then, Block *otherwise) {
   b.create<LLVM::CondBrOp>(loc, cond, then, otherwise);
 }
@@ -194,46 +216,14 @@ void JsonParserBuilder::buildValue(const MessagePlan &m, uint32_t index) {
   b.setInsertionPointToStart(value);
   Value colon = value->getArgument(0);
   Value i = cx.cst(cx.i32, index);
+  if (hasOwnBit(f))
+    return buildScalarValue(m, index, colon, i);
   Block *separator = newBlock();
   if (f.type->isMessage() && !f.isRepeated()) {
     Value parse = cx.addressOf(*f.message, Role::FromJson);
     branchIf(cx.callRuntime(Runtime::pbc_json_message_member,
                             {ps, desc, frame, i, colon, msg, parse}),
              separator, fail);
-  } else if (hasOwnBit(f)) {
-    // Given before: an error; else the bit set and the value stored.
-    Value word = given[index / 64];
-    Value bits = cx.load(cx.i64, word);
-    Value bit = cx.cst(cx.i64, int64_t(1) << (index % 64));
-    Block *fresh = newBlock();
-    fieldBlocks[index].push_back(fresh);
-    b.create<LLVM::CondBrOp>(
-        loc,
-        cx.cmp(arith::CmpIPredicate::ne,
-               b.create<arith::AndIOp>(loc, bits, bit), cx.cst(cx.i64, 0)),
-        twice, ValueRange{i}, fresh, ValueRange());
-    b.setInsertionPointToStart(fresh);
-    cx.store(b.create<arith::OrIOp>(loc, bits, bit), word);
-    Value read = cx.callRuntime(Runtime::pbc_json_scalar,
-                                {ps, desc, i, colon, cx.fieldAddr(msg, f)});
-    // -1: an error; 1: stored, so present; 0: null, or kept for the
-    // unknown fields.
-    SmallVector<int32_t, 2> cases{-1};
-    SmallVector<Block *, 2> dests{fail};
-    Block *stored = nullptr;
-    if (f.hasPresenceBit()) {
-      stored = newBlock();
-      fieldBlocks[index].push_back(stored);
-      cases.push_back(1);
-      dests.push_back(stored);
-    }
-    b.create<LLVM::SwitchOp>(loc, read, separator, ValueRange(), cases, dests,
-                             SmallVector<ValueRange, 2>(cases.size()));
-    if (stored) {
-      b.setInsertionPointToStart(stored);
-      cx.markPresent(msg, f);
-      b.create<LLVM::BrOp>(loc, ValueRange(), separator);
-    }
   } else {
     branchIf(cx.callRuntime(Runtime::pbc_json_member,
                             {ps, desc, frame, i, colon, msg}),
@@ -246,6 +236,52 @@ void JsonParserBuilder::buildValue(const MessagePlan &m, uint32_t index) {
                            ArrayRef<int32_t>{0, 1},
                            BlockRange{done, nextAfter(m, index)},
                            ArrayRef<ValueRange>{ValueRange(), ValueRange()});
+}
+
+/// A field of hasOwnBit's: its given-once bit tested and set, its value
+/// and the ',' or '}' after it one call to its type's reader.
+void JsonParserBuilder::buildScalarValue(const MessagePlan &m, uint32_t index,
+                                         Value colon, Value i) {
+  const FieldPlan &f = *m.byNumber[index];
+  // Given before: an error; else the bit set and the value stored.
+  Value word = given[index / 64];
+  Value bits = cx.load(cx.i64, word);
+  Value bit = cx.cst(cx.i64, int64_t(1) << (index % 64));
+  Block *fresh = newBlock();
+  fieldBlocks[index].push_back(fresh);
+  b.create<LLVM::CondBrOp>(
+      loc,
+      cx.cmp(arith::CmpIPredicate::ne,
+             b.create<arith::AndIOp>(loc, bits, bit), cx.cst(cx.i64, 0)),
+      twice, ValueRange{i}, fresh, ValueRange());
+  b.setInsertionPointToStart(fresh);
+  cx.store(b.create<arith::OrIOp>(loc, bits, bit), word);
+  Value read = cx.callRuntime(valueReader(*f.type),
+                              {ps, desc, i, colon, cx.fieldAddr(msg, f)});
+  // The reader reads the ',' or '}' after the value too: -1 an error;
+  // else bit 0: stored, so present (not null, nor kept for the unknown
+  // fields); bit 1: the object ended.
+  Block *next = nextAfter(m, index);
+  if (!f.hasPresenceBit()) {
+    b.create<LLVM::SwitchOp>(loc, read, fail, ValueRange(),
+                             ArrayRef<int32_t>{0, 1, 2, 3},
+                             BlockRange{next, next, done, done},
+                             SmallVector<ValueRange, 4>(4));
+    return;
+  }
+  // Stored: the presence bit set, then on to `next` or `done` as the
+  // block's argument (bit 1) says.
+  Block *stored = newBlock();
+  stored->addArgument(cx.i1, loc);
+  fieldBlocks[index].push_back(stored);
+  Value more = cx.cst(cx.i1, 0), end = cx.cst(cx.i1, 1);
+  b.create<LLVM::SwitchOp>(
+      loc, read, fail, ValueRange(), ArrayRef<int32_t>{0, 1, 2, 3},
+      BlockRange{next, stored, done, stored},
+      ArrayRef<ValueRange>{ValueRange(), more, ValueRange(), end});
+  b.setInsertionPointToStart(stored);
+  cx.markPresent(msg, f);
+  branchIf(stored->getArgument(0), done, next);
 }
 
 /// A member the chain did not find: the runtime reads its name, and what

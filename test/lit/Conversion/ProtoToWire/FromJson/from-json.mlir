@@ -64,20 +64,18 @@ proto.message @J file "j.proto" {
 // CHECK-NEXT: %[[SET:.*]] = arith.ori %[[BITS]], %[[BIT]] : i64
 // CHECK-NEXT: llvm.store %[[SET]], %[[GIVEN]] : i64, !llvm.ptr
 // CHECK-NEXT: %[[SLOT:.*]] = llvm.getelementptr inbounds %arg0[40] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: %[[READ:.*]] = llvm.call @pbc_json_scalar(%arg1, %[[DESC]], %[[I0]], %[[COLON]], %[[SLOT]]) : (!llvm.ptr, !llvm.ptr, i32, i1, !llvm.ptr) -> i32
-// -1 fails; an implicit field has no presence to set.
-// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[SEP_ID:bb[0-9]+]] [
-// CHECK-NEXT: 4294967295: ^[[FAIL]]
-// CHECK-NEXT: ]
-// Then ',' goes on to big_id's key, '}' returns.
-// CHECK-NEXT: ^[[SEP_ID]]:
-// CHECK-NEXT: %[[MORE:.*]] = llvm.call @pbc_json_more(%arg1, %[[DESC]]) : (!llvm.ptr, !llvm.ptr) -> i32
-// CHECK-NEXT: llvm.switch %[[MORE]] : i32, ^[[FAIL]] [
-// CHECK-NEXT: 0: ^[[DONE]],
-// CHECK-NEXT: 1: ^[[KEY_BIG]]
+// CHECK-NEXT: %[[READ:.*]] = llvm.call @pbc_json_int32(%arg1, %[[DESC]], %[[I0]], %[[COLON]], %[[SLOT]]) : (!llvm.ptr, !llvm.ptr, i32, i1, !llvm.ptr) -> i32
+// The reader read the ',' or '}' after the value too: bit 1 of its answer
+// (2, 3) is '}', which returns; 0 and 1 go on to big_id's key (an implicit
+// field has no presence to set, so stored or not, the same); -1 fails.
+// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[FAIL]] [
+// CHECK-NEXT: 0: ^[[KEY_BIG]],
+// CHECK-NEXT: 1: ^[[KEY_BIG]],
+// CHECK-NEXT: 2: ^[[DONE]],
+// CHECK-NEXT: 3: ^[[DONE]]
 // CHECK-NEXT: ]
 // big_id's key is its json_name; a miss tries sub's.
-// CHECK-NEXT: ^[[KEY_BIG]]:  // 2 preds: ^[[KEY_ID]], ^[[SEP_ID]]
+// CHECK-NEXT: ^[[KEY_BIG]]:  // 3 preds: ^[[KEY_ID]], ^[[FRESH]], ^[[FRESH]]
 // CHECK-NEXT: llvm.mlir.addressof @pbc__J_json_key_2
 // CHECK: llvm.cond_br %{{.*}}, ^[[VAL_BIG]](%{{.*}} : i1), ^[[KEY_SUB:bb[0-9]+]]
 // CHECK-NEXT: ^[[VAL_BIG]](
@@ -102,10 +100,12 @@ proto.message @J file "j.proto" {
 // CHECK-NEXT: ^[[KEY_ODD]]:
 // CHECK-NEXT: llvm.br ^[[MISS]]
 // CHECK-NEXT: ^[[VAL_ODD]](
-// CHECK: llvm.call @pbc_json_more(
+// CHECK: llvm.call @pbc_json_double(
 // CHECK-NEXT: llvm.switch %{{.*}} : i32, ^[[FAIL]] [
-// CHECK-NEXT: 0: ^[[DONE]],
-// CHECK-NEXT: 1: ^[[MISS]]
+// CHECK-NEXT: 0: ^[[MISS]],
+// CHECK-NEXT: 1: ^[[MISS]],
+// CHECK-NEXT: 2: ^[[DONE]],
+// CHECK-NEXT: 3: ^[[DONE]]
 // CHECK-NEXT: ]
 // The search, the only branch back: to the header.
 // CHECK-NEXT: ^[[MISS]]:
@@ -150,27 +150,26 @@ proto.message @P file "p.proto" {
 // CHECK-LABEL: llvm.func @pbc__P_from_json
 // CHECK: llvm.mlir.addressof @pbc__P_json_key_1
 // CHECK: llvm.cond_br %{{.*}}, ^{{bb[0-9]+}}(%{{.*}} : i1), ^[[KEY_B:bb[0-9]+]]
-// a's value: stored (1), its presence bit set; after its member, c's key.
-// CHECK: %[[READ:.*]] = llvm.call @pbc_json_scalar
-// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[SEP_A:bb[0-9]+]] [
-// CHECK-NEXT: 4294967295: ^{{bb[0-9]+}},
-// CHECK-NEXT: 1: ^[[STORED:bb[0-9]+]]
+// a's value: stored (1, or 3 with the '}'), its presence bit set; after
+// its member, c's key; '}' (2, 3) the end.
+// CHECK: %[[READ:.*]] = llvm.call @pbc_json_int32
+// CHECK-NEXT: %[[MORE:.*]] = arith.constant false
+// CHECK-NEXT: %[[END:.*]] = arith.constant true
+// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[FAIL:bb[0-9]+]] [
+// CHECK-NEXT: 0: ^[[KEY_C:bb[0-9]+]],
+// CHECK-NEXT: 1: ^[[STORED:bb[0-9]+]](%[[MORE]] : i1),
+// CHECK-NEXT: 2: ^[[DONE:bb[0-9]+]],
+// CHECK-NEXT: 3: ^[[STORED]](%[[END]] : i1)
 // CHECK-NEXT: ]
-// CHECK-NEXT: ^[[STORED]]:
+// CHECK-NEXT: ^[[STORED]](%[[ENDED:.*]]: i1):
 // CHECK-NEXT: %[[PW:.*]] = llvm.load %arg0 : !llvm.ptr -> i32
 // CHECK-NEXT: %[[PB:.*]] = arith.constant 1 : i32
 // CHECK-NEXT: %[[PS:.*]] = arith.ori %[[PW]], %[[PB]] : i32
 // CHECK-NEXT: llvm.store %[[PS]], %arg0 : i32, !llvm.ptr
-// CHECK-NEXT: llvm.br ^[[SEP_A]]
-// CHECK-NEXT: ^[[SEP_A]]:  // 2 preds:
-// CHECK-NEXT: llvm.call @pbc_json_more
-// CHECK-NEXT: llvm.switch %{{.*}} : i32, ^{{.*}} [
-// CHECK-NEXT: 0: ^{{.*}},
-// CHECK-NEXT: 1: ^[[KEY_C:bb[0-9]+]]
-// CHECK-NEXT: ]
+// CHECK-NEXT: llvm.cond_br %[[ENDED]], ^[[DONE]], ^[[KEY_C]]
 // CHECK-NEXT: ^[[KEY_B]]:  // pred:
 // CHECK-NEXT: llvm.mlir.addressof @pbc__P_json_key_2
-// CHECK: ^[[KEY_C]]:  // 3 preds: ^[[SEP_A]], ^[[KEY_B]], ^{{bb[0-9]+}}
+// CHECK: ^[[KEY_C]]:  // 5 preds: ^{{bb[0-9]+}}, ^[[STORED]], ^[[KEY_B]],
 // CHECK-NEXT: llvm.mlir.addressof @pbc__P_json_key_3
 
 // -----
@@ -195,3 +194,50 @@ proto.message @E file "e.proto" extensions [100, 200] {
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__E_desc
 // CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return %[[OK]] : i1
+
+// -----
+
+// Each singular value is read by its type's reader (the runtime switches
+// on no type): the signed integers of 32 bits by int32 whatever their wire
+// form, the unsigned by uint32, the 64-bit ones likewise.
+proto.file "t.proto" package "" proto3 imports []
+proto.enum @K file "t.proto" {
+  proto.enum_value "ZERO" = 0
+}
+proto.message @T file "t.proto" {
+  proto.field "a" = 1 : int32 implicit
+  proto.field "b" = 2 : sint32 implicit
+  proto.field "c" = 3 : sfixed32 implicit
+  proto.field "d" = 4 : int64 implicit
+  proto.field "e" = 5 : sint64 implicit
+  proto.field "f" = 6 : sfixed64 implicit
+  proto.field "g" = 7 : uint32 implicit
+  proto.field "h" = 8 : fixed32 implicit
+  proto.field "i" = 9 : uint64 implicit
+  proto.field "j" = 10 : fixed64 implicit
+  proto.field "k" = 11 : float implicit
+  proto.field "l" = 12 : double implicit
+  proto.field "m" = 13 : bool implicit
+  proto.field "n" = 14 : string implicit
+  proto.field "o" = 15 : bytes implicit
+  proto.field "p" = 16 : enum<@K> implicit
+}
+
+// CHECK-LABEL: llvm.func @pbc__T_from_json
+// CHECK: llvm.call @pbc_json_int32(
+// CHECK: llvm.call @pbc_json_int32(
+// CHECK: llvm.call @pbc_json_int32(
+// CHECK: llvm.call @pbc_json_int64(
+// CHECK: llvm.call @pbc_json_int64(
+// CHECK: llvm.call @pbc_json_int64(
+// CHECK: llvm.call @pbc_json_uint32(
+// CHECK: llvm.call @pbc_json_uint32(
+// CHECK: llvm.call @pbc_json_uint64(
+// CHECK: llvm.call @pbc_json_uint64(
+// CHECK: llvm.call @pbc_json_float(
+// CHECK: llvm.call @pbc_json_double(
+// CHECK: llvm.call @pbc_json_bool(
+// CHECK: llvm.call @pbc_json_string(
+// CHECK: llvm.call @pbc_json_bytes(
+// CHECK: llvm.call @pbc_json_enum(
+// CHECK-NOT: llvm.call @pbc_json_{{(int|uint|float|double|bool|string|bytes|enum)}}
