@@ -3,7 +3,9 @@
  * a PROT_NONE page, after it and then before it, so that a read of even one
  * byte outside [buf, buf + len) faults. After each decode the message
  * (complete or left by an error) is sized and encoded, which must be safe
- * either way.
+ * either way. A dataset's payloads are also printed as ProtoJSON, and that
+ * text parsed (by the compiled parsers) the same way: every truncation up
+ * to 16 KB, beyond that 1,024 spread over the text and the last 256.
  *
  *   guard_pages VECTOR...
  *     dataset:FILE            the file and every payload of a
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "benchmarks.pbc.h"
+#include "pbc/json.h"
 
 static int passed, failed;
 static unsigned long vectors, decodes, errors;
@@ -102,6 +105,65 @@ static void run_vector(const pbc_message_info *info, const uint8_t *bytes, size_
   free(m);
 }
 
+/* Whether to try the prefix of k bytes of a text of len: all of a short
+ * text; of a long one (its parses cost its length each) a spread and the
+ * end, where a read past the prefix would start. */
+static int json_prefix(size_t k, size_t len) {
+  return len <= (16u << 10) || k + 256 >= len || k % (len / 1024) == 0;
+}
+
+/* Parses every prefix (json_prefix's) of m's JSON, both placements; the
+ * whole must parse, and re-encode as m does. */
+static void run_json(const pbc_message_info *info, const void *m) {
+  size_t len = 0;
+  pbc_json_print(info, m, NULL, 0, &len, NULL);
+  char *text = malloc(len ? len : 1);
+  if (pbc_json_print(info, m, text, len, &len, NULL) != PBC_OK) {
+    check(0, "the payload prints as JSON", info->full_name, len);
+    free(text);
+    return;
+  }
+  vectors++;
+  void *back = malloc(info->struct_size);
+  static uint8_t block[8 << 20];
+  pbc_arena arena;
+  pbc_arena_init(&arena, block, sizeof block);
+  size_t want_n = info->encoded_size(m), got_n;
+  uint8_t *want = malloc(want_n + 1), *got = NULL;
+  info->encode(m, want, want_n, &want_n);
+  int whole = 0, same = 0;
+  if (len > data_cap) map_region(len);
+  for (int at_end = 1; at_end >= 0; at_end--) {
+    if (!at_end && len) memcpy(data, text, len);
+    for (size_t k = 0; k <= len; k++) {
+      if (!json_prefix(k, len)) continue;
+      char *buf = (char *)data;
+      if (at_end) {
+        buf = (char *)data + data_cap - k;
+        if (k) memcpy(buf, text, k);
+      }
+      pbc_status s = pbc_json_parse(info, back, buf, k, &arena, NULL, NULL);
+      decodes++;
+      if (s != PBC_OK) errors++;
+      if (k == len && s == PBC_OK) {
+        whole++;
+        got_n = info->encoded_size(back);
+        got = realloc(got, got_n + 1);
+        same += info->encode(back, got, got_n, &got_n) == PBC_OK &&
+                got_n == want_n && memcmp(got, want, got_n) == 0;
+      }
+      pbc_arena_reset(&arena);
+    }
+  }
+  check(whole == 2, "the whole JSON parses", info->full_name, len);
+  check(same == 2, "the JSON parses back to the message", info->full_name, len);
+  pbc_arena_destroy(&arena);
+  free(got);
+  free(want);
+  free(back);
+  free(text);
+}
+
 static uint8_t *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -137,9 +199,16 @@ static void run_dataset(const char *path) {
   snprintf(name, sizeof name, "%.*s", (int)ds.message_name.size, ds.message_name.data);
   const pbc_message_info *info = pbc_find_message(name);
   check(info != NULL, "the dataset's message is linked", name, 0);
-  if (info)
-    for (size_t i = 0; i < ds.payload.size; i++)
+  if (info) {
+    void *m = malloc(info->struct_size);
+    for (size_t i = 0; i < ds.payload.size; i++) {
       run_vector(info, ds.payload.data[i].data, ds.payload.data[i].size, 1);
+      if (info->decode(m, ds.payload.data[i].data, ds.payload.data[i].size,
+                       &arena) == PBC_OK)
+        run_json(info, m);
+    }
+    free(m);
+  }
   pbc_arena_destroy(&arena);
   free(bytes);
 }
