@@ -1631,18 +1631,6 @@ typedef enum {
   VALUE_KEPT = 2, /* a closed enum's undeclared number, in the wire form */
 } value_read;
 
-/* Bytes of a scalar or enum member of a type: pbc_tbl_type_of's, folded
- * where the type is a constant. */
-static inline size_t member_bytes(pbc_field_type type) {
-  switch (type) {
-  case PBC_TYPE_BOOL: return 1;
-  case PBC_TYPE_DOUBLE: case PBC_TYPE_INT64: case PBC_TYPE_UINT64:
-  case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64:
-    return 8;
-  default: return 4;
-  }
-}
-
 /* A scalar, string, bytes or enum value of f (of type `type`: see
  * read_scalar) stored at `slot`, its member, as T_decode stores it
  * (strings copied into the arena); its presence is the caller's. A closed
@@ -1679,7 +1667,8 @@ static PBC_ALWAYS_INLINE value_read read_value(parser *ps,
       !pbc_tbl_enum_declares(pbc_field_enum(d, f), (int32_t)bits))
     return wrote(ps, pbc_wb_scalar(&ps->wb, f, bits)) ? VALUE_KEPT
                                                        : VALUE_ERROR;
-  pbc_tbl_store_value(slot, member_bytes(type), bits);
+  /* (A constant type folds the table's load.) */
+  pbc_tbl_store_value(slot, pbc_tbl_types[type].bytes, bits);
   return VALUE_STORED;
 }
 

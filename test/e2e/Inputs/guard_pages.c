@@ -60,6 +60,17 @@ static void map_region(size_t need) {
   }
 }
 
+/* Where the prefix of k bytes of `bytes` sits: flush against the back
+ * guard (copied there), or right after the front guard, where every
+ * prefix starts at the same place and the caller copied the whole vector
+ * once. */
+static uint8_t *place(const void *bytes, size_t k, int at_end) {
+  if (!at_end) return data;
+  uint8_t *buf = data + data_cap - k;
+  if (k) memcpy(buf, bytes, k);
+  return buf;
+}
+
 /* Decodes every prefix of `bytes` as `info`, both placements. */
 static void run_vector(const pbc_message_info *info, const uint8_t *bytes, size_t len,
                        int must_decode) {
@@ -77,12 +88,7 @@ static void run_vector(const pbc_message_info *info, const uint8_t *bytes, size_
      * one copy serves them all. */
     if (!at_end && len) memcpy(data, bytes, len);
     for (size_t k = 0; k <= len; k++) {
-      const uint8_t *buf = data;
-      if (at_end) {
-        buf = data + data_cap - k;
-        if (k) memcpy((uint8_t *)buf, bytes, k);
-      }
-      pbc_status s = info->decode(m, buf, k, &arena);
+      pbc_status s = info->decode(m, place(bytes, k, at_end), k, &arena);
       decodes++;
       if (s != PBC_OK) errors++;
       if (must_decode && k == len && s != PBC_OK) bad_full++;
@@ -137,12 +143,9 @@ static void run_json(const pbc_message_info *info, const void *m) {
     if (!at_end && len) memcpy(data, text, len);
     for (size_t k = 0; k <= len; k++) {
       if (!json_prefix(k, len)) continue;
-      char *buf = (char *)data;
-      if (at_end) {
-        buf = (char *)data + data_cap - k;
-        if (k) memcpy(buf, text, k);
-      }
-      pbc_status s = pbc_json_parse(info, back, buf, k, &arena, NULL, NULL);
+      pbc_status s = pbc_json_parse(info, back,
+                                    (const char *)place(text, k, at_end), k,
+                                    &arena, NULL, NULL);
       decodes++;
       if (s != PBC_OK) errors++;
       if (k == len && s == PBC_OK) {
