@@ -97,7 +97,9 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::ToJson); }},
       {"pbc_to_json", [](const Dataset &d) { return std::make_unique<PbcOps>(d, OpsMode::ToJson); }},
       // ProtoJSON read: libprotobuf's JSON of each payload, parsed by
-      // JsonStringToMessage and by pbc_json_parse (into a reset arena).
+      // JsonStringToMessage and by pbc_json_parse (into a reset arena);
+      // their MB/s (and simdjson's) count the JSON text, as JSON parsers'
+      // rates are quoted.
       {"libprotobuf_from_json",
        [](const Dataset &d) { return std::make_unique<LibprotobufOps>(d, OpsMode::FromJson); }},
       {"pbc_from_json",

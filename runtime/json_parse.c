@@ -548,6 +548,17 @@ static bool read_real(parser *ps, bool is_float, uint64_t *bits) {
   return true;
 }
 
+/* A base64 digit's value plus one, both alphabets ('+' and '-' 62, '/'
+ * and '_' 63); 0 for any other byte. */
+static const uint8_t base64_value[256] = {
+    ['A'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+        20, 21, 22, 23, 24, 25, 26,
+    ['a'] = 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+        44, 45, 46, 47, 48, 49, 50, 51, 52,
+    ['0'] = 53, 54, 55, 56, 57, 58, 59, 60, 61, 62,
+    ['+'] = 63, ['-'] = 63, ['/'] = 64, ['_'] = 64,
+};
+
 /* Base64, standard or URL-safe, '=' padding optional, into `out` (room
  * for base64_bytes(s)); *written its length. */
 static size_t base64_bytes(const jstr *s) { return s->len / 4 * 3 + 3; }
@@ -558,18 +569,28 @@ static bool read_base64(parser *ps, const jstr *s, uint8_t *out,
   while (n > 0 && s->data[n - 1] == '=') n--;
   if (s->len - n > 2 || (s->len != n && s->len % 4 != 0) || n % 4 == 1)
     return BAD_VALUE(s->at, "Invalid base64.");
+  /* Four digits at a time, checked at once (a byte that is no digit looks
+   * up 0, which the minus one turns into high bits); the rest, and a bad
+   * digit's error, one at a time. */
+  const uint8_t *d = (const uint8_t *)s->data;
+  size_t i = 0, o = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint32_t a = base64_value[d[i]] - 1u, b = base64_value[d[i + 1]] - 1u,
+             c = base64_value[d[i + 2]] - 1u, e = base64_value[d[i + 3]] - 1u;
+    if ((a | b | c | e) & ~0x3fu) break;
+    uint32_t v = a << 18 | b << 12 | c << 6 | e;
+    out[o] = (uint8_t)(v >> 16);
+    out[o + 1] = (uint8_t)(v >> 8);
+    out[o + 2] = (uint8_t)v;
+    o += 3;
+  }
   uint32_t acc = 0;
-  size_t k = 0, o = 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = s->data[i];
-    int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+' || c == '-') v = 62;
-    else if (c == '/' || c == '_') v = 63;
-    else return BAD_VALUE(s->at, "Invalid base64 character '%c'.", c);
-    acc = acc << 6 | (uint32_t)v;
+  size_t k = 0;
+  for (; i < n; i++) {
+    uint32_t v = base64_value[d[i]] - 1u;
+    if (v > 63)
+      return BAD_VALUE(s->at, "Invalid base64 character '%c'.", s->data[i]);
+    acc = acc << 6 | v;
     if (++k == 4) {
       out[o++] = (uint8_t)(acc >> 16);
       out[o++] = (uint8_t)(acc >> 8);
@@ -1585,10 +1606,11 @@ static bool parse_member(parser *ps, const pbc_message_desc *d, size_t frame,
  * A singular scalar, string, bytes or enum member is stored into m as
  * T_decode stores it (its presence bit set by the compiled code, a oneof's
  * case here), strings copied into the arena; a singular message member is
- * a struct from the arena that the sub-message's own parser fills. The rest
- * (repeated fields, maps, a closed enum's undeclared number, which
- * belongs in the unknown fields) the description's parser writes to the
- * wire form, and when the object ends the table decoder merges those
+ * a struct from the arena that the sub-message's own parser fills; a
+ * repeated field's elements go into its array the same ways (see "Arrays
+ * into the struct"). The rest (maps, a closed enum's undeclared number,
+ * which belongs in the unknown fields) the description's parser writes to
+ * the wire form, and when the object ends the table decoder merges those
  * records into m (flush): they are fields m does not hold yet, so merging
  * is setting. All but pbc_json_key stay calls (PBC_NOINLINE): inlined,
  * they would copy the whole parser, their static callees, into every
@@ -1670,6 +1692,138 @@ static PBC_ALWAYS_INLINE value_read read_value(parser *ps,
   /* (A constant type folds the table's load.) */
   pbc_tbl_store_value(slot, pbc_tbl_types[type].bytes, bits);
   return VALUE_STORED;
+}
+
+/* ---- Arrays into the struct -------------------------------------------------
+ * A compiled parser's repeated field (not a map) is read straight into its
+ * member's array, grown in the arena as the table decoder grows one
+ * (pbc_rt_grow: in place while the array is the arena's newest block),
+ * each element stored as read_value stores a singular value: no wire form,
+ * no second pass. The field is empty before: given twice is an error. */
+
+/* An array's member: null (no elements), else its '['. -1 an error, 0
+ * nothing to read (null, []), 1 elements follow. */
+static int array_start(parser *ps, const pbc_message_desc *d,
+                       const pbc_field_desc *f) {
+  if (at_null(ps)) {
+    ps->p += 4;
+    return 0;
+  }
+  if (peek(ps) != '[')
+    return SYNTAX(ps->p, "Expected an array for repeated field \"%s\", "
+                         "found %s.",
+                  pbc_field_json_name(d, f), what(ps)),
+           -1;
+  ps->p++;
+  return at_close(ps, ']') ? 0 : 1;
+}
+
+/* Room for one more element after the n at *data, which fill its room
+ * (*room: pbc_rt_capacity_for(n), the capacity pbc_rt_grow gives an array
+ * of n), or false with the arena's failure (pbc_rt_grow's decoder carries
+ * only the arena). */
+static PBC_NOINLINE bool grow_one(parser *ps, uint8_t **data, size_t n,
+                                  size_t *room, size_t esize) {
+  pbc_decoder grow = {.arena = ps->arena};
+  uint8_t *grown = pbc_rt_grow(&grow, *data, n, 1, esize);
+  if (grown != NULL) {
+    *data = grown;
+    *room = pbc_rt_capacity_for(n + 1);
+    return true;
+  }
+  if (grow.status == PBC_ERR_ARENA_LIMIT)
+    return fail_at(ps, ps->p, grow.status, "The arena's limit is reached.");
+  return out_of_memory(ps);
+}
+
+/* A null element: an error but where null is one of the values. */
+static bool null_element(parser *ps, const pbc_message_desc *d,
+                         const pbc_field_desc *f) {
+  return null_is_value(d, f) ||
+         SYNTAX(ps->p, "null element in repeated field \"%s\".",
+                pbc_field_json_name(d, f));
+}
+
+/* The elements of a scalar, string, bytes or enum field (of type `type`, a
+ * constant: read_value's switches fold) after its '['. An enum name
+ * ignored adds nothing; a closed enum's undeclared number goes to the
+ * unknown fields (read_value), not the array. */
+static PBC_ALWAYS_INLINE bool read_elements(parser *ps,
+                                            const pbc_message_desc *d,
+                                            const pbc_field_desc *f,
+                                            pbc_field_type type,
+                                            uint8_t *member) {
+  size_t esize = pbc_tbl_types[type].bytes ? pbc_tbl_types[type].bytes
+                                           : PBC_VIEW_BYTES;
+  uint8_t *data = NULL;
+  size_t n = 0, room = 0;
+  for (;;) {
+    if (at_null(ps)) TRY(null_element(ps, d, f));
+    if (n == room) TRY(grow_one(ps, &data, n, &room, esize));
+    value_read r = read_value(ps, d, f, type, data + n * esize);
+    if (r == VALUE_ERROR) return false;
+    n += r == VALUE_STORED;
+    if (peek(ps) != ',') break;
+    ps->p++;
+  }
+  pbc_tbl_store_view(member, n ? data : NULL, n);
+  return expect(ps, ']');
+}
+
+/* A repeated scalar, string, bytes or enum member's array into m. */
+static bool read_array(parser *ps, const pbc_message_desc *d,
+                       const pbc_field_desc *f, uint8_t *m) {
+  int start = array_start(ps, d, f);
+  if (start <= 0) return start == 0;
+  uint8_t *member = m + f->offset;
+  /* The types read_value tells apart (as the value readers below). */
+  switch ((pbc_field_type)f->type) {
+  case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
+    return read_elements(ps, d, f, PBC_TYPE_INT32, member);
+  case PBC_TYPE_INT64: case PBC_TYPE_SINT64: case PBC_TYPE_SFIXED64:
+    return read_elements(ps, d, f, PBC_TYPE_INT64, member);
+  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32:
+    return read_elements(ps, d, f, PBC_TYPE_UINT32, member);
+  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64:
+    return read_elements(ps, d, f, PBC_TYPE_UINT64, member);
+  case PBC_TYPE_FLOAT: return read_elements(ps, d, f, PBC_TYPE_FLOAT, member);
+  case PBC_TYPE_DOUBLE: return read_elements(ps, d, f, PBC_TYPE_DOUBLE, member);
+  case PBC_TYPE_BOOL: return read_elements(ps, d, f, PBC_TYPE_BOOL, member);
+  case PBC_TYPE_STRING: return read_elements(ps, d, f, PBC_TYPE_STRING, member);
+  case PBC_TYPE_BYTES: return read_elements(ps, d, f, PBC_TYPE_BYTES, member);
+  case PBC_TYPE_ENUM: return read_elements(ps, d, f, PBC_TYPE_ENUM, member);
+  default:
+    assert(0 && "message arrays are read_message_array's");
+    return false;
+  }
+}
+
+/* A repeated message or group member's array into m: each element a
+ * struct of the array, initialized and filled by the element type's
+ * compiled parser (`parse`), so the chain goes on inside it. */
+static bool read_message_array(parser *ps, const pbc_message_desc *d,
+                               const pbc_field_desc *f, uint8_t *m,
+                               bool (*parse)(void *, parser *)) {
+  int start = array_start(ps, d, f);
+  if (start <= 0) return start == 0;
+  const pbc_message_desc *type = pbc_tbl_link_message(d, f);
+  uint8_t *data = NULL;
+  size_t n = 0, room = 0;
+  for (;;) {
+    if (at_null(ps)) TRY(null_element(ps, d, f));
+    if (n == room) TRY(grow_one(ps, &data, n, &room, type->size));
+    TRY(enter(ps));
+    uint8_t *e = data + n * type->size;
+    pbc_table_init(type, e);
+    /* (Stored before the element's parse, which may fail: the message
+     * is reset then, and holds nothing half-made.) */
+    pbc_tbl_store_view(m + f->offset, data, ++n);
+    TRY(parse(e, ps));
+    ps->depth--;
+    if (peek(ps) != ',') break;
+    ps->p++;
+  }
+  return expect(ps, ']');
 }
 
 bool pbc_json_key(pbc_json_parser *ps, const void *key, size_t n) {
@@ -1766,9 +1920,13 @@ PBC_NOINLINE bool pbc_json_member(pbc_json_parser *ps,
                                   const pbc_message_desc *d, int64_t frame,
                                   uint32_t index, bool colon, void *m) {
   const pbc_field_desc *f = &d->fields[index];
-  if (f->kind == PBC_FIELD_REPEATED)
+  /* A map's entries are written as records, which flush merges. */
+  if (f->flags & PBC_FIELD_MAP)
     return member_value(ps, d, (size_t)frame, index, colon);
   assert(!pbc_tbl_is_message(f) && "pbc_json_message_member's");
+  if (f->kind == PBC_FIELD_REPEATED)
+    return member_given(ps, d, (size_t)frame, index, colon) &&
+           read_array(ps, d, f, m);
   TRY(member_given(ps, d, (size_t)frame, index, colon) &&
       oneof_free(ps, d, (size_t)frame, f));
   value_read r =
@@ -1826,6 +1984,10 @@ PBC_NOINLINE bool pbc_json_message_member(pbc_json_parser *ps,
                                           bool colon, void *m,
                                           const void *parse) {
   const pbc_field_desc *f = &d->fields[index];
+  assert(!(f->flags & PBC_FIELD_MAP) && "pbc_json_member's");
+  if (f->kind == PBC_FIELD_REPEATED)
+    return member_given(ps, d, (size_t)frame, index, colon) &&
+           read_message_array(ps, d, f, m, (bool (*)(void *, parser *))parse);
   TRY(member_given(ps, d, (size_t)frame, index, colon) &&
       oneof_free(ps, d, (size_t)frame, f));
   const pbc_message_desc *type = pbc_tbl_link_message(d, f);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pow5_table.h"
 #include "text_lex.h"
 
 /* Tokenizer's character classes, locale-free. */
@@ -280,30 +281,80 @@ bool pbc_lex_integer(const char *text, size_t len, uint64_t max,
   return true;
 }
 
-/* Clinger's fast path: a decimal of at most 19 digits whose value m fits
- * in a double's 53 bits, times 10^e for |e| <= 22 (exact doubles too), is
- * one IEEE multiplication or division of exact operands, so rounded once,
- * correctly: strtod's result. Most numbers in JSON and text are such; the
- * rest (and any other spelling strtod reads) go to strtod. */
+/* Eisel-Lemire (Lemire, "Number parsing at a gigabyte per second", 2021):
+ * w * 10^q for a nonzero w of at most 19 digits, correctly rounded, from
+ * w's product with 5^q to 128 bits (pow5_table.h) and the binary exponent
+ * 10^q's logarithm gives; false where the product's bits cannot decide the
+ * rounding, and for q past the table or a result that is subnormal or
+ * infinite: strtod's cases. Integers only, so no double rounding on any
+ * FPU. */
+static bool eisel_lemire(uint64_t w, int q, bool negative, double *out) {
+  if (q < PBC_POW5_LOW || q > PBC_POW5_HIGH) return false;
+  int lz = __builtin_clzll(w);
+  w <<= lz;
+  const uint64_t *t = pbc_pow5[q - PBC_POW5_LOW];
+  unsigned __int128 first = (unsigned __int128)w * t[0];
+  uint64_t hi = (uint64_t)(first >> 64), lo = (uint64_t)first;
+  /* 55 bits decide a double's 53 and its rounding: the 9 below them all
+   * ones may carry from the truncated part, which the low word adds. */
+  const uint64_t below = UINT64_MAX >> 55;
+  if ((hi & below) == below) {
+    uint64_t carry = (uint64_t)(((unsigned __int128)w * t[1]) >> 64);
+    lo += carry;
+    hi += lo < carry;
+    if ((hi & below) == below && lo == UINT64_MAX) return false;
+  }
+  int top = (int)(hi >> 63), shift = top + 64 - 55;
+  uint64_t mantissa = hi >> shift;
+  /* floor(q * log2(10)) + 63 (217706 / 2^16 ~ log2(10), exact for the
+   * table's q), plus the bias. */
+  int32_t power2 = ((217706 * q) >> 16) + 63 + top - lz + 1023;
+  if (power2 <= 0) return false;
+  /* Exactly halfway (only possible for small q): to even. */
+  if (lo <= 1 && q >= -4 && q <= 23 && (mantissa & 3) == 1 &&
+      mantissa << shift == hi)
+    mantissa &= ~(uint64_t)1;
+  mantissa = (mantissa + (mantissa & 1)) >> 1;
+  if (mantissa >= (uint64_t)2 << 52) {
+    mantissa = (uint64_t)1 << 52;
+    power2++;
+  }
+  if (power2 >= 0x7ff) return false;
+  uint64_t bits = (mantissa & ~((uint64_t)1 << 52)) | (uint64_t)power2 << 52 |
+                  (uint64_t)negative << 63;
+  memcpy(out, &bits, sizeof bits);
+  return true;
+}
+
+/* A decimal of at most 19 significant digits (a sign, digits, a point,
+ * an exponent: what strtod reads but hexadecimal, inf and nan) without
+ * strtod: Clinger's fast path where it applies (its value m fits in a
+ * double's 53 bits, times 10^e for |e| <= 22, exact doubles too: one IEEE
+ * multiplication or division of exact operands, so rounded once,
+ * correctly), else Eisel-Lemire. Most numbers in JSON and text are such;
+ * the rest go to strtod. */
 static bool float_fast(const char *p, size_t len, double *out) {
   static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
                                   1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
                                   1e18, 1e19, 1e20, 1e21, 1e22};
-#if FLT_EVAL_METHOD != 0
-  return false; /* (x87: the operation would be rounded twice) */
-#endif
   const char *end = p + len;
   bool negative = p < end && *p == '-';
   p += negative;
   uint64_t m = 0;
   int digits = 0, exp = 0;
   const char *start = p;
+  for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
+       p += 8, digits += 8)
+    m = m * 100000000 + (uint64_t)eight;
   for (; p < end && (unsigned)(*p - '0') < 10; p++, digits++)
     m = m * 10 + (uint64_t)(*p - '0');
   if (p == start) return false;
   if (p < end && *p == '.') {
     start = ++p;
+    for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
+         p += 8, digits += 8, exp -= 8)
+      m = m * 100000000 + (uint64_t)eight;
     for (; p < end && (unsigned)(*p - '0') < 10; p++, digits++, exp--)
       m = m * 10 + (uint64_t)(*p - '0');
     if (p == start) return false;
@@ -321,12 +372,20 @@ static bool float_fast(const char *p, size_t len, double *out) {
     if (p == start) return false;
     exp += below ? -e : e;
   }
-  if (p != end || m > (uint64_t)1 << 53 || exp < -22 || exp > 22)
-    return false;
-  double v = (double)m;
-  v = exp < 0 ? v / powers[-exp] : v * powers[exp];
-  *out = negative ? -v : v;
-  return true;
+  if (p != end) return false;
+  if (m == 0) {
+    *out = negative ? -0.0 : 0.0;
+    return true;
+  }
+#if FLT_EVAL_METHOD == 0 /* (x87: the operation would be rounded twice) */
+  if (m <= (uint64_t)1 << 53 && exp >= -22 && exp <= 22) {
+    double v = (double)m;
+    v = exp < 0 ? v / powers[-exp] : v * powers[exp];
+    *out = negative ? -v : v;
+    return true;
+  }
+#endif
+  return eisel_lemire(m, exp, negative, out);
 }
 
 double pbc_lex_float(const char *text, size_t len) {

@@ -73,6 +73,33 @@ bool pbc_lex_integer(const char *text, size_t len, uint64_t max,
  * suffix ignored). */
 double pbc_lex_float(const char *text, size_t len);
 
+/* The eight bytes at p (all readable), when all are ASCII digits: their
+ * value, the first the most significant; else -1. One word's arithmetic
+ * where a loop would take a multiplication and a test per digit: a byte
+ * is a digit when its high nibble is 3 and adding 6 keeps it so; then
+ * each byte times 10 plus the next gives two digits in every other byte,
+ * and two multiplications gather the four pairs. Little-endian words
+ * (every target pbc has); elsewhere always -1, the loops' cases. */
+static inline int64_t pbc_lex_eight_digits(const char *p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t x;
+  __builtin_memcpy(&x, p, 8);
+  const uint64_t nibbles = 0xf0f0f0f0f0f0f0f0u;
+  if (((x & nibbles) | ((x + 0x0606060606060606u) & nibbles) >> 4) !=
+      0x3333333333333333u)
+    return -1;
+  x -= 0x3030303030303030u;
+  x = x * 10 + (x >> 8);
+  const uint64_t pairs = 0x000000ff000000ffu;
+  x = ((x & pairs) * (100 + (1000000ull << 32)) +
+       ((x >> 16) & pairs) * (1 + (10000ull << 32))) >> 32;
+  return (int64_t)x;
+#else
+  (void)p;
+  return -1;
+#endif
+}
+
 /* A code point (at most 0x10FFFF) as UTF-8 at out, 1 to 4 bytes: how
  * many. */
 size_t pbc_utf8_put(uint32_t cp, uint8_t *out);

@@ -21,10 +21,10 @@
 //
 // Every case is generated from (seed, case number) alone, so
 // `--seed S --only-case K` replays a failure. PBC_DIFFTEST_SAMPLE=K in the
-// environment runs every K-th case only (0, K, 2K, ...: the same cases as
-// the full run, a subset of them), as the sanitizer pass of the test suite
-// does (test/lit.cfg.py), where each case costs several times as much;
-// --only-case ignores it. The last line is
+// environment runs every K-th case only (K-1, 2K-1, ...: the same cases as
+// the full run, floor(N/K) of them), as the sanitizer pass of the test
+// suite does (test/lit.cfg.py), where each case costs several times as
+// much; --only-case ignores it. The last line is
 // `<passed> passed, <failed> failed`; the exit status is 0 only when nothing
 // failed (1: a check failed, 2: bad usage or setup).
 //
@@ -5078,7 +5078,7 @@ int RunRandom(const Options &opts) {
   uint64_t passed = 0;
   size_t total_bytes = 0, max_bytes = 0;
   for (uint64_t k = 0; k < opts.cases; k++) {
-    if (opts.only_case >= 0 ? k != static_cast<uint64_t>(opts.only_case) : k % opts.sample != 0)
+    if (opts.only_case >= 0 ? k != static_cast<uint64_t>(opts.only_case) : k % opts.sample != opts.sample - 1)
       continue;
     Rng r(CaseSeed(opts.seed, k));
     std::unique_ptr<Message> written = writer->New(wd);

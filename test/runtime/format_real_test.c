@@ -15,11 +15,13 @@
  * then two digits at a time) against "%llu" and "%lld": every power of
  * two and of ten with its neighbours, the extremes, random values of
  * every bit length. And reading (pbc_lex_float, runtime/text_lex.c, which
- * both parsers use: Clinger's fast path, else strtod) against strtod, bit
- * for bit: every text above, and decimals of 1 to 22 digits with the
- * point anywhere or nowhere, exponents -40..40 in every spelling, signs,
- * the fast path's edges (2^53 and past, 10^22 and past, 19 and 20
- * digits).
+ * both parsers use: Clinger's fast path, Eisel-Lemire, else strtod)
+ * against strtod, bit for bit: every text above, and decimals of 1 to 22
+ * digits with the point anywhere or nowhere, exponents -40..40 in every
+ * spelling, signs, the fast paths' edges (2^53 and past, 10^22 and past,
+ * 19 and 20 digits), decimals of 15 to 19 digits at exponents -140..140
+ * (past the table of powers both ways), and exact ties between two
+ * doubles with their neighbours one unit of the last digit away.
  * Prints the counts checked; the first mismatches with both texts. */
 #include <math.h>
 #include <stdint.h>
@@ -88,6 +90,44 @@ static void decimals(void) {
     }
     text[k] = '\0';
     check_read(text);
+  }
+  /* Long decimals, 15 to 19 digits (past Clinger's 2^53: Eisel-Lemire's),
+   * with exponents past its table's -100..100 on both sides. */
+  for (int i = 0; i < 400000; i++) {
+    char text[64];
+    int k = 0, digits = 15 + (int)(next() % 5);
+    text[k++] = (char)('1' + next() % 9);
+    text[k++] = '.';
+    for (int j = 1; j < digits; j++) text[k++] = (char)('0' + next() % 10);
+    sprintf(text + k, "e%d", (int)(next() % 281) - 140);
+    check_read(text);
+  }
+  /* Exactly halfway between two doubles: an odd 54-bit integer times 2^k
+   * (k = 0..9), or over 2^k (k = 1..4, written out exactly), so that the
+   * tie goes to the even neighbour; and one unit of the 19th digit either
+   * side of such a tie. */
+  for (int i = 0; i < 100000; i++) {
+    uint64_t m = (next() >> 10) | (uint64_t)1 << 53 | 1;
+    char text[64];
+    int k = (int)(next() % 14) - 4;
+    if (k >= 0) {
+      sprintf(text, "%llu", (unsigned long long)(m << k));
+    } else {
+      uint64_t scaled = m;
+      for (int j = 0; j < -k; j++) scaled *= 5;
+      uint64_t unit = 1;
+      for (int j = 0; j < -k; j++) unit *= 10;
+      sprintf(text, "%llu.%0*llu", (unsigned long long)(scaled / unit), -k,
+              (unsigned long long)(scaled % unit));
+    }
+    check_read(text);
+    size_t n = strlen(text);
+    if (n >= 2 && text[n - 1] < '9') {
+      text[n - 1]++;
+      check_read(text);
+      text[n - 1] -= 2;
+      if (text[n - 1] >= '0') check_read(text);
+    }
   }
 }
 

@@ -141,6 +141,26 @@ int main(void) {
       {"string for a message", "{\"child\":\"x\",\"id\":1}"},
       {"bad value", "{\"id\":1.5}"},
       {"not an object", "[]"},
+      {"arrays",
+       "{\"kids\":[{\"id\":1,\"kids\":[{\"id\":2},{}]},{}],\"nums\":[1,"
+       "\"-2\",3],\"words\":[\"a\",\"\\u00e9\",\"\"],\"moods\":[\"HAPPY\",0,"
+       "\"MOOD_UNSET\"],\"blobs\":[\"AP8=\",\"\"],\"reals\":[0.5,\"NaN\","
+       "-1e3],\"flags\":[true,false],\"hashes\":[4294967295,\"0\"]}"},
+      {"arrays, white space",
+       "{ \"nums\" : [ 1 , 2 ] , \"kids\" : [ { } , { \"id\" : 1 } ] ,"
+       " \"words\" : [ \"x\" ]\t}"},
+      {"null element", "{\"nums\":[1,null]}"},
+      {"null message element", "{\"kids\":[{},null]}"},
+      {"null string element", "{\"words\":[null]}"},
+      {"unknown enum names", "{\"moods\":[\"NOPE\",\"HAPPY\",\"NOPE\"]}"},
+      {"only unknown enum names", "{\"moods\":[\"NOPE\"],\"id\":1}"},
+      {"an array twice", "{\"nums\":[1],\"nums\":[2]}"},
+      {"messages twice", "{\"kids\":[],\"kids\":[{}]}"},
+      {"number for an array", "{\"nums\":1}"},
+      {"object for an array", "{\"kids\":{}}"},
+      {"array trailing comma", "{\"nums\":[1,]}"},
+      {"messages trailing comma", "{\"kids\":[{},]}"},
+      {"bad element", "{\"hashes\":[1,-1]}"},
   };
   for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
     check(texts[i].label, texts[i].json, &plain);
@@ -148,11 +168,37 @@ int main(void) {
     snprintf(lax_label, sizeof lax_label, "%s, lax", texts[i].label);
     check(lax_label, texts[i].json, &lax);
   }
+  /* Arrays that outgrow their first room (4 elements) several times:
+   * their elements grow in place or move. */
+  {
+    char *text = malloc(4096), *p = text;
+    p += sprintf(p, "{\"nums\":[");
+    for (int i = 0; i < 70; i++) p += sprintf(p, "%s%d", i ? "," : "", i * 37 - 900);
+    p += sprintf(p, "],\"kids\":[");
+    for (int i = 0; i < 40; i++)
+      p += sprintf(p, "%s{\"words\":[\"w%d\"],\"id\":%d}", i ? "," : "", i, i);
+    p += sprintf(p, "],\"words\":[");
+    for (int i = 0; i < 33; i++) p += sprintf(p, "%s\"%d\"", i ? "," : "", i);
+    p += sprintf(p, "]}");
+    compare("long arrays", text, strlen(text), &plain);
+    free(text);
+  }
   /* The default limit: 100 messages nested in the top one. */
   for (int depth = 100; depth <= 101; depth++) {
     char label[32];
     snprintf(label, sizeof label, "%d nested", depth);
     char *text = nested(depth);
+    compare(label, text, strlen(text), &plain);
+    free(text);
+  }
+  /* The same limit through arrays' elements. */
+  for (int depth = 100; depth <= 101; depth++) {
+    char label[32];
+    snprintf(label, sizeof label, "%d nested in arrays", depth);
+    char *text = malloc((size_t)depth * 12 + 16), *p = text;
+    for (int i = 0; i < depth; i++) p += sprintf(p, "{\"kids\":[");
+    p += sprintf(p, "{}");
+    for (int i = 0; i < depth; i++) p += sprintf(p, "]}");
     compare(label, text, strlen(text), &plain);
     free(text);
   }

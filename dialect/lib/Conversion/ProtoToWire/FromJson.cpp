@@ -15,17 +15,19 @@
 // the field's index for one switch over the fields' value blocks.
 //
 // A value is one runtime call that stores it into m (or, for what the
-// struct cannot take as it comes, a repeated field's array say, keeps it
-// in the wire form for the table decoder to merge into m at the object's
-// end, pbc_json_close_object). A singular scalar, string, bytes or enum
+// struct cannot take as it comes, a map's entries and a closed enum's
+// undeclared number, keeps it in the wire form for the table decoder to
+// merge into m at the object's end, pbc_json_close_object). A repeated
+// field's elements go straight into its array. A singular scalar, string, bytes or enum
 // field outside a oneof, most of a message's, costs the runtime no
 // bookkeeping: the code tests and sets its given-once bit itself (kept in
 // a register across the members' loop), calls its type's reader with the
 // member's address (which reads the ',' or '}' after the value too), and
-// sets its presence bit when the reader stored a value. A singular
-// message field's value is a new struct that the sub-message's own
-// pbc__S_from_json fills, so the chain goes on inside it. The messages whose JSON is not their fields (see
-// jsonIsFields) parse from the description, as compact ones do.
+// sets its presence bit when the reader stored a value. A message
+// field's value (each element of a repeated one's) is a struct that the
+// sub-message's own pbc__S_from_json fills, so the chain goes on inside
+// it. The messages whose JSON is not their fields (see jsonIsFields)
+// parse from the description, as compact ones do.
 //
 //===----------------------------------------------------------------------===//
 #include "CodecContext.h"
@@ -219,7 +221,8 @@ void JsonParserBuilder::buildValue(const MessagePlan &m, uint32_t index) {
   if (hasOwnBit(f))
     return buildScalarValue(m, index, colon, i);
   Block *separator = newBlock();
-  if (f.type->isMessage() && !f.isRepeated()) {
+  bool isMap = f.isRepeated() && f.message && f.message->isMapEntry;
+  if (f.type->isMessage() && !isMap) {
     Value parse = cx.addressOf(*f.message, Role::FromJson);
     branchIf(cx.callRuntime(Runtime::pbc_json_message_member,
                             {ps, desc, frame, i, colon, msg, parse}),

@@ -241,3 +241,29 @@ proto.message @T file "t.proto" {
 // CHECK: llvm.call @pbc_json_bytes(
 // CHECK: llvm.call @pbc_json_enum(
 // CHECK-NOT: llvm.call @pbc_json_{{(int|uint|float|double|bool|string|bytes|enum)}}
+
+// -----
+
+// A repeated field's array is read by the runtime into the struct: a
+// message field's with its elements' own parser (each element's chain
+// goes on inside it), a scalar field's without; a map's entries are not a
+// message array (no parser: the runtime writes them for the decoder).
+proto.file "r.proto" package "" proto3 imports []
+proto.message @R file "r.proto" {
+  proto.field "nums" = 1 : int32 repeated
+  proto.field "kids" = 2 : message<@R> repeated
+  proto.field "m" = 3 : message<@R.MEntry> repeated
+}
+proto.message @R.MEntry file "r.proto" map_entry {
+  proto.field "key" = 1 : string implicit
+  proto.field "value" = 2 : int32 implicit
+}
+
+// CHECK-LABEL: llvm.func @pbc__R_from_json
+// CHECK: %[[NUMS:.*]] = arith.constant 0 : i32
+// CHECK: llvm.call @pbc_json_member(%arg1, %{{.*}}, %{{.*}}, %[[NUMS]], %{{.*}}, %arg0) : (!llvm.ptr, !llvm.ptr, i64, i32, i1, !llvm.ptr) -> i1
+// CHECK: %[[KIDS:.*]] = arith.constant 1 : i32
+// CHECK: %[[PARSER:.*]] = llvm.mlir.addressof @pbc__R_from_json : !llvm.ptr
+// CHECK-NEXT: llvm.call @pbc_json_message_member(%arg1, %{{.*}}, %{{.*}}, %[[KIDS]], %{{.*}}, %arg0, %[[PARSER]])
+// CHECK: %[[MAP:.*]] = arith.constant 2 : i32
+// CHECK: llvm.call @pbc_json_member(%arg1, %{{.*}}, %{{.*}}, %[[MAP]], %{{.*}}, %arg0) : (!llvm.ptr, !llvm.ptr, i64, i32, i1, !llvm.ptr) -> i1
