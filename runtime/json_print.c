@@ -82,17 +82,20 @@ static void put_u_escape(printer *p, uint32_t unit) {
 }
 
 /* Whether 3.21 writes code point cp (from 0x80 on) as \u escapes (its
- * EscapeCodePoint). */
-static bool escapes_code_point(uint32_t cp) {
-  if (cp < 0xa0) return true; /* C1 controls */
-  switch (cp) {
-  case 0xfeff: case 0xfff9: case 0xfffa: case 0xfffb: case 0x00ad:
-  case 0x06dd: case 0x070f: case 0x17b4: case 0x17b5: case 0xe0001:
-    return true;
-  }
-  return (cp >= 0x0600 && cp <= 0x0603) || (cp >= 0x200b && cp <= 0x200f) ||
-         (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) ||
-         (cp >= 0x206a && cp <= 0x206f) || (cp >= 0x1d173 && cp <= 0x1d17a) ||
+ * EscapeCodePoint: C1 controls, format characters, the BOM). Tested by
+ * ranges of where they lie, so that the letters of most scripts (below
+ * U+0600, and from U+2070 to U+FEFE: CJK, kana, hangul) take two or three
+ * comparisons. */
+static PBC_ALWAYS_INLINE bool escapes_code_point(uint32_t cp) {
+  if (cp < 0x600) return cp < 0xa0 || cp == 0xad;
+  if (cp < 0x2070)
+    return cp <= 0x603 || cp == 0x6dd || cp == 0x70f || cp == 0x17b4 ||
+           cp == 0x17b5 || (cp >= 0x200b && cp <= 0x200f) ||
+           (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) ||
+           cp >= 0x206a;
+  if (cp < 0xfeff) return false;
+  if (cp < 0x10000) return cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb);
+  return (cp >= 0x1d173 && cp <= 0x1d17a) || cp == 0xe0001 ||
          (cp >= 0xe0020 && cp <= 0xe007f);
 }
 
@@ -150,9 +153,46 @@ static size_t plain_ascii_run(const uint8_t *s, size_t i, size_t n) {
   return i;
 }
 
+/* The length of the UTF-8 sequence at s[i] (a byte from 0x80 on, i < n)
+ * when it is well formed (no overlong form, no surrogate) and its code
+ * point is one 3.21 writes as it is; 0 for put_escaped's slow path, which
+ * judges the rest. Each length decoded on its own, unrolled. */
+static PBC_ALWAYS_INLINE size_t kept_utf8(const uint8_t *s, size_t i,
+                                          size_t n) {
+  uint8_t c = s[i];
+  size_t left = n - i;
+  uint32_t cp;
+  if (c >= 0xc2 && c <= 0xdf) {
+    if (left < 2 || (s[i + 1] & 0xc0) != 0x80) return 0;
+    cp = (uint32_t)(c & 0x1f) << 6 | (s[i + 1] & 0x3f);
+    return escapes_code_point(cp) ? 0 : 2;
+  }
+  if (c >= 0xe0 && c <= 0xef) {
+    if (left < 3 || (s[i + 1] & 0xc0) != 0x80 || (s[i + 2] & 0xc0) != 0x80)
+      return 0;
+    cp = (uint32_t)(c & 0x0f) << 12 | (uint32_t)(s[i + 1] & 0x3f) << 6 |
+         (s[i + 2] & 0x3f);
+    return cp < 0x800 || (cp & 0xf800) == 0xd800 || escapes_code_point(cp)
+               ? 0
+               : 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (left < 4 || (s[i + 1] & 0xc0) != 0x80 || (s[i + 2] & 0xc0) != 0x80 ||
+        (s[i + 3] & 0xc0) != 0x80)
+      return 0;
+    cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(s[i + 1] & 0x3f) << 12 |
+         (uint32_t)(s[i + 2] & 0x3f) << 6 | (s[i + 3] & 0x3f);
+    return cp < 0x10000 || cp > 0x10ffff || escapes_code_point(cp) ? 0 : 4;
+  }
+  return 0;
+}
+
 /* The n bytes at s escaped, without the quotes. What is written as it is
  * (plain ASCII, and UTF-8 sequences of code points 3.21 does not escape)
- * accumulates in one run, written when an escape or the end comes. */
+ * accumulates in one run, written when an escape or the end comes. Past a
+ * kept multi-byte sequence the scan goes on a byte at a time until 16
+ * plain ASCII bytes in a row: text that mixes scripts alternates too often
+ * for the 16-byte scan to pay. */
 static void put_escaped(printer *p, const uint8_t *s, size_t n) {
   size_t run = 0, i = 0;
   for (;;) {
@@ -163,6 +203,22 @@ static void put_escaped(printer *p, const uint8_t *s, size_t n) {
       put(p, (const char *)s + run, i - run);
       put_escaped_ascii(p, c);
       run = ++i;
+      continue;
+    }
+    size_t kept = kept_utf8(s, i, n);
+    if (kept != 0) {
+      i += kept;
+      for (size_t ascii = 0; i < n && ascii < 16;) {
+        if (plain_ascii(s[i])) {
+          i++;
+          ascii++;
+        } else if (s[i] >= 0x80 && (kept = kept_utf8(s, i, n)) != 0) {
+          i += kept;
+          ascii = 0;
+        } else {
+          break;
+        }
+      }
       continue;
     }
     size_t start = i++, more;
