@@ -1333,6 +1333,31 @@ static bool null_is_value(const pbc_message_desc *d, const pbc_field_desc *f) {
          pbc_json_wkt_of(pbc_tbl_link_message(d, f)) == WKT_VALUE;
 }
 
+/* An array's member: null (no elements), else its '['. -1 an error, 0
+ * nothing to read (null, []), 1 elements follow. */
+static int array_start(parser *ps, const pbc_message_desc *d,
+                       const pbc_field_desc *f) {
+  if (at_null(ps)) {
+    ps->p += 4;
+    return 0;
+  }
+  if (peek(ps) != '[')
+    return SYNTAX(ps->p, "Expected an array for repeated field \"%s\", "
+                         "found %s.",
+                  pbc_field_json_name(d, f), what(ps)),
+           -1;
+  ps->p++;
+  return at_close(ps, ']') ? 0 : 1;
+}
+
+/* A null element: an error but where null is one of the values. */
+static bool null_element(parser *ps, const pbc_message_desc *d,
+                         const pbc_field_desc *f) {
+  return null_is_value(d, f) ||
+         SYNTAX(ps->p, "null element in repeated field \"%s\".",
+                pbc_field_json_name(d, f));
+}
+
 /* Whether f's elements go into one packed run: numbers and bools. Not
  * enums: a closed enum's unknown numbers go to the unknown fields, where
  * libprotobuf keeps each as its own record. */
@@ -1352,10 +1377,7 @@ static bool parse_packed(parser *ps, const pbc_message_desc *d,
                     pbc_wb_open_len(&ps->wb, &at)));
   for (;;) {
     uint64_t bits = 0; /* (set unless the read fails) */
-    const char *at_element = ps->p;
-    if (at_null(ps))
-      return SYNTAX(at_element, "null element in repeated field \"%s\".",
-                    pbc_field_json_name(d, f));
+    if (at_null(ps)) TRY(null_element(ps, d, f));
     TRY(read_number_bits(ps, d, f, (pbc_field_type)f->type, &bits));
     TRY(wrote(ps, pbc_wb_scalar_value(&ps->wb, f, bits)));
     if (peek(ps) != ',') break;
@@ -1368,19 +1390,12 @@ static bool parse_packed(parser *ps, const pbc_message_desc *d,
  * value). */
 static bool parse_repeated(parser *ps, const pbc_message_desc *d,
                            const pbc_field_desc *f, bool kept) {
-  if (peek(ps) != '[')
-    return SYNTAX(ps->p, "Expected an array for repeated field \"%s\", "
-                         "found %s.",
-                  pbc_field_json_name(d, f), what(ps));
-  ps->p++;
-  if (at_close(ps, ']')) return true;
+  int start = array_start(ps, d, f);
+  if (start <= 0) return start == 0;
   if (packs(f) && !kept) return parse_packed(ps, d, f);
   for (;;) {
-    const char *at = ps->p;
     bool set;
-    if (at_null(ps) && !null_is_value(d, f))
-      return SYNTAX(at, "null element in repeated field \"%s\".",
-                    pbc_field_json_name(d, f));
+    if (at_null(ps)) TRY(null_element(ps, d, f));
     TRY(parse_field_value(ps, d, f, &set, kept));
     if (peek(ps) != ',') break;
     ps->p++;
@@ -1701,23 +1716,6 @@ static PBC_ALWAYS_INLINE value_read read_value(parser *ps,
  * each element stored as read_value stores a singular value: no wire form,
  * no second pass. The field is empty before: given twice is an error. */
 
-/* An array's member: null (no elements), else its '['. -1 an error, 0
- * nothing to read (null, []), 1 elements follow. */
-static int array_start(parser *ps, const pbc_message_desc *d,
-                       const pbc_field_desc *f) {
-  if (at_null(ps)) {
-    ps->p += 4;
-    return 0;
-  }
-  if (peek(ps) != '[')
-    return SYNTAX(ps->p, "Expected an array for repeated field \"%s\", "
-                         "found %s.",
-                  pbc_field_json_name(d, f), what(ps)),
-           -1;
-  ps->p++;
-  return at_close(ps, ']') ? 0 : 1;
-}
-
 /* Room for one more element after the n at *data, which fill its room
  * (*room: pbc_rt_capacity_for(n), the capacity pbc_rt_grow gives an array
  * of n), or false with the arena's failure (pbc_rt_grow's decoder carries
@@ -1736,14 +1734,6 @@ static PBC_NOINLINE bool grow_one(parser *ps, uint8_t **data, size_t n,
   return out_of_memory(ps);
 }
 
-/* A null element: an error but where null is one of the values. */
-static bool null_element(parser *ps, const pbc_message_desc *d,
-                         const pbc_field_desc *f) {
-  return null_is_value(d, f) ||
-         SYNTAX(ps->p, "null element in repeated field \"%s\".",
-                pbc_field_json_name(d, f));
-}
-
 /* The elements of a scalar, string, bytes or enum field (of type `type`, a
  * constant: read_value's switches fold) after its '['. An enum name
  * ignored adds nothing; a closed enum's undeclared number goes to the
@@ -1753,8 +1743,7 @@ static PBC_ALWAYS_INLINE bool read_elements(parser *ps,
                                             const pbc_field_desc *f,
                                             pbc_field_type type,
                                             uint8_t *member) {
-  size_t esize = pbc_tbl_types[type].bytes ? pbc_tbl_types[type].bytes
-                                           : PBC_VIEW_BYTES;
+  size_t esize = pbc_tbl_value_bytes(d, f);
   uint8_t *data = NULL;
   size_t n = 0, room = 0;
   for (;;) {

@@ -326,6 +326,21 @@ static bool eisel_lemire(uint64_t w, int q, bool negative, double *out) {
   return true;
 }
 
+/* The digits at p appended to *m (which wraps past 19 of them: the
+ * caller counts), eight at a time, then one; returns the end of them. */
+static PBC_ALWAYS_INLINE const char *accumulate_digits(const char *p,
+                                                        const char *end,
+                                                        uint64_t *m) {
+  uint64_t v = *m;
+  for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
+       p += 8)
+    v = v * 100000000 + (uint64_t)eight;
+  for (; p < end && (unsigned)(*p - '0') < 10; p++)
+    v = v * 10 + (uint64_t)(*p - '0');
+  *m = v;
+  return p;
+}
+
 /* A decimal of at most 19 significant digits (a sign, digits, a point,
  * an exponent: what strtod reads but hexadecimal, inf and nan) without
  * strtod: Clinger's fast path where it applies (its value m fits in a
@@ -344,22 +359,16 @@ static bool float_fast(const char *p, size_t len, double *out) {
   uint64_t m = 0;
   int digits = 0, exp = 0;
   const char *start = p;
-  for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
-       p += 8, digits += 8)
-    m = m * 100000000 + (uint64_t)eight;
-  for (; p < end && (unsigned)(*p - '0') < 10; p++, digits++)
-    m = m * 10 + (uint64_t)(*p - '0');
-  if (p == start) return false;
+  p = accumulate_digits(p, end, &m);
+  if (p == start || p - start > 19) return false; /* m may have wrapped */
+  digits = (int)(p - start);
   if (p < end && *p == '.') {
     start = ++p;
-    for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
-         p += 8, digits += 8, exp -= 8)
-      m = m * 100000000 + (uint64_t)eight;
-    for (; p < end && (unsigned)(*p - '0') < 10; p++, digits++, exp--)
-      m = m * 10 + (uint64_t)(*p - '0');
-    if (p == start) return false;
+    p = accumulate_digits(p, end, &m);
+    if (p == start || p - start > 19 - digits) return false;
+    digits += (int)(p - start);
+    exp = -(int)(p - start);
   }
-  if (digits > 19) return false; /* m may have wrapped */
   if (p < end && (*p == 'e' || *p == 'E')) {
     p++;
     bool below = p < end && *p == '-';
