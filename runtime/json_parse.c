@@ -191,15 +191,22 @@ static bool scratch_reserve(parser *ps, size_t n) {
   return true;
 }
 
+/* What plain_run knows of a run's UTF-8. */
+enum { RUN_ASCII, RUN_UNCHECKED, RUN_INVALID };
+
 /* The first byte at or after p (before end) that ends a string's run of
- * plain bytes: '"', '\\' or a control character; end if none. *high is
- * set when a byte passed over is not ASCII (the run then needs a UTF-8
- * check). Sixteen bytes at a time with SSE2 (every x86-64 has it), then
- * eight as a word: a byte of word w is flagged where it equals '"' or '\\'
- * (a zero byte of w ^ that byte repeated) or is below 0x20; the borrows of
- * the subtractions can flag a byte above a flagged one falsely, never
- * below, so the lowest flag is the first such byte. */
-static const char *plain_run(const char *p, const char *end, bool *high) {
+ * plain bytes: '"', '\\' or a control character; end if none. p starts the
+ * run, *utf8 is RUN_ASCII. Sixteen bytes at a time with SSE2 (every x86-64
+ * has it) while they are ASCII; from the first block that is not,
+ * pbc_rt_utf8_string_run takes over, finding the end and validating the
+ * UTF-8 in one pass (RUN_INVALID when it is not). The last bytes of the
+ * text, fewer than 16, go eight as a word: a byte of word w is flagged
+ * where it equals '"' or '\\' (a zero byte of w ^ that byte repeated) or is
+ * below 0x20; the borrows of the subtractions can flag a byte above a
+ * flagged one falsely, never below, so the lowest flag is the first such
+ * byte. A byte those pass over that is not ASCII makes the run
+ * RUN_UNCHECKED: the caller validates it. */
+static const char *plain_run(const char *p, const char *end, int *utf8) {
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
                 below = _mm_set1_epi8(0x1f);
@@ -212,11 +219,16 @@ static const char *plain_run(const char *p, const char *end, bool *high) {
              top = (unsigned)_mm_movemask_epi8(v);
     if (mask != 0) {
       unsigned n = (unsigned)__builtin_ctz(mask);
-      if (top & ((1u << n) - 1)) *high = true;
-      return p + n;
+      if ((top & ((1u << n) - 1)) == 0) return p + n;
+    } else if (top == 0) {
+      p += 16;
+      continue;
     }
-    if (top) *high = true;
-    p += 16;
+    /* A byte that is not ASCII before the first stop (or no stop). */
+    bool valid;
+    p = pbc_rt_utf8_string_run(p, end, &valid);
+    if (!valid) *utf8 = RUN_INVALID;
+    return p;
   }
 #endif
   const uint64_t ones = 0x0101010101010101ULL, tops = ones * 0x80;
@@ -233,7 +245,7 @@ static const char *plain_run(const char *p, const char *end, bool *high) {
       size_t n = (size_t)__builtin_ctzll(hit) / 8;
       /* Only the bytes before the hit were passed over. */
       if (n != 0) seen |= w & (~0ULL >> (64 - 8 * n));
-      if (seen & tops) *high = true;
+      if (seen & tops) *utf8 = RUN_UNCHECKED;
       return p + n;
     }
     seen |= w;
@@ -242,7 +254,7 @@ static const char *plain_run(const char *p, const char *end, bool *high) {
 #endif
   while (p < end && *p != '"' && *p != '\\' && (uint8_t)*p >= 0x20)
     seen |= (uint8_t)*p++;
-  if (seen & tops) *high = true;
+  if (seen & tops) *utf8 = RUN_UNCHECKED;
   return p;
 }
 
@@ -267,12 +279,13 @@ static bool read_string(parser *ps, jstr *s) {
   size_t out = 0; /* decoded bytes in scratch; escapes seen when > 0 */
   bool escaped = false;
   for (;;) {
-    bool high = false; /* the run holds a byte that is not ASCII */
-    p = plain_run(p, ps->end, &high);
-    if (p >= ps->end) return SYNTAX(s->at, "Unterminated string.");
     /* The run of plain bytes must be UTF-8 (the text is). */
-    if (high &&
-        !pbc_rt_utf8_valid((const uint8_t *)run, (size_t)(p - run)))
+    int utf8 = RUN_ASCII;
+    p = plain_run(p, ps->end, &utf8);
+    if (p >= ps->end) return SYNTAX(s->at, "Unterminated string.");
+    if (utf8 != RUN_ASCII &&
+        (utf8 == RUN_INVALID ||
+         !pbc_rt_utf8_valid((const uint8_t *)run, (size_t)(p - run))))
       return fail_at(ps, first_bad_utf8(run, p), PBC_ERR_INVALID_UTF8,
                      "String is not valid UTF-8.");
     if ((uint8_t)*p < 0x20)
@@ -491,6 +504,27 @@ static PBC_ALWAYS_INLINE bool read_integer(parser *ps, int64_t min,
   return read_integer_text(ps, min, max, bits);
 }
 
+/* A float or double field's bare number in one pass: its digits read as
+ * JSON's grammar is checked, the value by pbc_lex_decimal. False, having
+ * read nothing, for the rest (a leading zero, more than 19 significant
+ * digits, a long exponent, what pbc_lex_decimal leaves to strtod, what is
+ * not a number, what follows that cannot end one): read_real's general
+ * path judges them. */
+static PBC_ALWAYS_INLINE bool real_one_pass(parser *ps, double *v) {
+  uint64_t m;
+  int exp;
+  bool negative;
+  const char *p = ps->p, *end = ps->end;
+  const char *stop = pbc_lex_decimal_scan(p, end, &m, &exp, &negative);
+  p += negative;
+  if (stop == NULL || (p[0] == '0' && p + 1 < end && p[1] >= '0' && p[1] <= '9') ||
+      (stop < end && !ends_number(*stop)) ||
+      !pbc_lex_decimal(m, exp, negative, v))
+    return false;
+  ps->p = stop;
+  return true;
+}
+
 /* A float or double field's value: a number, or a string holding one or
  * "NaN", "Infinity", "-Infinity"; out of the type's range is an error
  * (what rounds to FLT_MAX is FLT_MAX, as libprotobuf). */
@@ -517,14 +551,13 @@ static bool read_real(parser *ps, bool is_float, uint64_t *bits) {
     } else {
       return BAD_VALUE(at, "Not a number: \"%.*s\".", (int)s.len, s.data);
     }
-  } else if (ps->p < ps->end &&
-             (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))) {
+  } else if (!real_one_pass(ps, &v)) {
+    if (ps->p >= ps->end || (*ps->p != '-' && (*ps->p < '0' || *ps->p > '9')))
+      return SYNTAX(at, "Expected a number, found %s.", what(ps));
     TRY(read_number(ps, &n));
     v = pbc_lex_float(n.text, n.len);
     if (__builtin_isinf(v))
       return BAD_VALUE(at, "Number out of range: %.*s.", (int)n.len, n.text);
-  } else {
-    return SYNTAX(at, "Expected a number, found %s.", what(ps));
   }
   if (!is_float) {
     memcpy(bits, &v, 8);

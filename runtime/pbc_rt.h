@@ -209,6 +209,15 @@ size_t pbc_rt_count_varints(const uint8_t *p, const uint8_t *end);
  * nothing above U+10FFFF), the rule libprotobuf applies to proto3 strings. */
 bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
 
+/* A run of a JSON or text-format string's plain characters from p: the
+ * first byte at or after p that is '"', '\\' or below 0x20 (end when there
+ * is none), with *valid false when [p, stop) is not UTF-8, a sequence the
+ * stop byte cuts short included. The bytes are scanned and validated in
+ * one pass of 16- or 32-byte blocks (x86-64 with SSSE3 or AVX2; two passes
+ * elsewhere); nothing is read past end. The caller knows the run's bytes
+ * before p are ASCII (or that p starts it). */
+const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid);
+
 /* The block validators behind pbc_rt_utf8_valid (runtime/utf8.c): AUTO is
  * the best this CPU runs (what the first call picks), GENERIC the portable
  * vector code, SSSE3 and AVX2 the lookup-table code of x86-64. */

@@ -326,21 +326,6 @@ static bool eisel_lemire(uint64_t w, int q, bool negative, double *out) {
   return true;
 }
 
-/* The digits at p appended to *m (which wraps past 19 of them: the
- * caller counts), eight at a time, then one; returns the end of them. */
-static PBC_ALWAYS_INLINE const char *accumulate_digits(const char *p,
-                                                        const char *end,
-                                                        uint64_t *m) {
-  uint64_t v = *m;
-  for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
-       p += 8)
-    v = v * 100000000 + (uint64_t)eight;
-  for (; p < end && (unsigned)(*p - '0') < 10; p++)
-    v = v * 10 + (uint64_t)(*p - '0');
-  *m = v;
-  return p;
-}
-
 /* A decimal of at most 19 significant digits (a sign, digits, a point,
  * an exponent: what strtod reads but hexadecimal, inf and nan) without
  * strtod: Clinger's fast path where it applies (its value m fits in a
@@ -349,39 +334,19 @@ static PBC_ALWAYS_INLINE const char *accumulate_digits(const char *p,
  * correctly), else Eisel-Lemire. Most numbers in JSON and text are such;
  * the rest go to strtod. */
 static bool float_fast(const char *p, size_t len, double *out) {
+  uint64_t m;
+  int exp;
+  bool negative;
+  const char *end = p + len;
+  return pbc_lex_decimal_scan(p, end, &m, &exp, &negative) == end &&
+         pbc_lex_decimal(m, exp, negative, out);
+}
+
+bool pbc_lex_decimal(uint64_t m, int exp, bool negative, double *out) {
   static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
                                   1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
                                   1e18, 1e19, 1e20, 1e21, 1e22};
-  const char *end = p + len;
-  bool negative = p < end && *p == '-';
-  p += negative;
-  uint64_t m = 0;
-  int digits = 0, exp = 0;
-  const char *start = p;
-  p = accumulate_digits(p, end, &m);
-  if (p == start || p - start > 19) return false; /* m may have wrapped */
-  digits = (int)(p - start);
-  if (p < end && *p == '.') {
-    start = ++p;
-    p = accumulate_digits(p, end, &m);
-    if (p == start || p - start > 19 - digits) return false;
-    digits += (int)(p - start);
-    exp = -(int)(p - start);
-  }
-  if (p < end && (*p == 'e' || *p == 'E')) {
-    p++;
-    bool below = p < end && *p == '-';
-    if (p < end && (*p == '+' || *p == '-')) p++;
-    int e = 0;
-    for (start = p; p < end && (unsigned)(*p - '0') < 10; p++) {
-      if (p - start == 4) return false;
-      e = e * 10 + (*p - '0');
-    }
-    if (p == start) return false;
-    exp += below ? -e : e;
-  }
-  if (p != end) return false;
   if (m == 0) {
     *out = negative ? -0.0 : 0.0;
     return true;

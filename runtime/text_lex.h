@@ -100,6 +100,66 @@ static inline int64_t pbc_lex_eight_digits(const char *p) {
 #endif
 }
 
+/* The digits at p (before end) appended to *m, which wraps past 19 of
+ * them (the caller counts), eight at a time, then one; returns the end of
+ * them. */
+static inline const char *pbc_lex_digits(const char *p, const char *end,
+                                         uint64_t *m) {
+  uint64_t v = *m;
+  for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
+       p += 8)
+    v = v * 100000000 + (uint64_t)eight;
+  for (; p < end && (unsigned)(*p - '0') < 10; p++)
+    v = v * 10 + (uint64_t)(*p - '0');
+  *m = v;
+  return p;
+}
+
+/* A decimal at p (before end) of at most 19 significant digits and 4
+ * exponent digits: an optional '-', digits, optionally a point and
+ * digits, optionally 'e' or 'E', a sign and digits. Its digits as one
+ * integer *m, scaled by 10^*exp; returns where it ends, NULL when the text
+ * there is not such a decimal (the callers then go to strtod, which reads
+ * the rest). Leading zeros are the caller's to judge. */
+static inline const char *pbc_lex_decimal_scan(const char *p, const char *end,
+                                               uint64_t *m, int *exp,
+                                               bool *negative) {
+  *negative = p < end && *p == '-';
+  p += *negative;
+  *m = 0;
+  *exp = 0;
+  const char *start = p;
+  p = pbc_lex_digits(p, end, m);
+  if (p == start || p - start > 19) return NULL; /* *m may have wrapped */
+  int digits = (int)(p - start);
+  if (p < end && *p == '.') {
+    start = ++p;
+    p = pbc_lex_digits(p, end, m);
+    if (p == start || p - start > 19 - digits) return NULL;
+    *exp = -(int)(p - start);
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    p++;
+    bool below = p < end && *p == '-';
+    if (p < end && (*p == '+' || *p == '-')) p++;
+    int e = 0;
+    for (start = p; p < end && (unsigned)(*p - '0') < 10; p++) {
+      if (p - start == 4) return NULL;
+      e = e * 10 + (*p - '0');
+    }
+    if (p == start) return NULL;
+    *exp += below ? -e : e;
+  }
+  return p;
+}
+
+/* m * 10^exp (negated when negative) correctly rounded, when that can be
+ * done without strtod: Clinger's fast path or Eisel-Lemire
+ * (pbc_lex_float's, for the parsers that read a number's digits as they
+ * check its grammar); false for the rest, which pbc_lex_float's strtod
+ * reads. */
+bool pbc_lex_decimal(uint64_t m, int exp, bool negative, double *out);
+
 /* A code point (at most 0x10FFFF) as UTF-8 at out, 1 to 4 bytes: how
  * many. */
 size_t pbc_utf8_put(uint32_t cp, uint8_t *out);

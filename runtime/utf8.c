@@ -16,7 +16,13 @@
  *  - elsewhere (no SSSE3, aarch64, riscv64): generic 32-byte vectors, SSE2
  *    pairs on a baseline x86-64, NEON pairs on aarch64.
  * All check strings under 64 bytes as a zero-padded copy and skip ASCII
- * 64 bytes at a time. */
+ * 64 bytes at a time.
+ *
+ * The text parsers' strings get one pass more fitting them
+ * (pbc_rt_utf8_string_run): the bytes that end a run of plain characters
+ * ('"', '\\', control characters) are found in the same blocks, with the
+ * same lookups, that validate it, so a run that is not ASCII is read once,
+ * not scanned and then validated. */
 #include <assert.h>
 #include <stdint.h>
 #include <string.h>
@@ -157,6 +163,17 @@ PBC_NOINLINE static bool utf8_valid_short(const uint8_t *p, size_t n) {
 
 static bool utf8_generic(const uint8_t *p, size_t n) {
   return n < 64 ? utf8_valid_short(p, n) : utf8_valid_blocks(p, n);
+}
+
+/* Stop bytes and validity as two passes: the portable fallback, for CPUs
+ * without SSSE3's byte shuffle. */
+static const char *string_run_generic(const char *p, const char *end,
+                                      bool *valid) {
+  const char *stop = p;
+  while (stop < end && *stop != '"' && *stop != '\\' && (uint8_t)*stop >= 0x20)
+    stop++;
+  *valid = utf8_generic((const uint8_t *)p, (size_t)(stop - p));
+  return stop;
 }
 
 #if defined(__x86_64__)
@@ -407,6 +424,85 @@ SSSE3 static bool utf8_ssse3(const uint8_t *p, size_t n) {
   return _mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) == 0xffff;
 }
 
+/* ---- Strings: stop bytes and UTF-8 in one pass ----------------------------
+ * Each block yields two lane masks: the stop bytes ('"', '\\', below 0x20)
+ * and the lanes the validator flags. The run ends at the first stop; it is
+ * valid when no lane up to and including that stop is flagged: the stop
+ * lane itself is flagged when it cuts a sequence short (an ASCII byte where
+ * a continuation must be), and lanes past it, which belong to the JSON
+ * after the string, do not count. Fewer bytes than a block are copied into
+ * one filled with '"', so nothing is read past `end` and the run stops
+ * there. */
+
+AVX2 static const char *string_run_avx2(const char *p, const char *end,
+                                        bool *valid) {
+  const avx2_tables t = avx2_load_tables();
+  const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\'),
+                below = _mm256_set1_epi8(0x1f), zero = _mm256_setzero_si256();
+  __m256i prev = zero;
+  uint32_t flagged = 0;
+  for (;; p += 32) {
+    __m256i cur;
+    if (end - p >= 32) {
+      cur = _mm256_loadu_si256((const __m256i *)p);
+    } else {
+      char buf[32];
+      memset(buf, '"', sizeof buf);
+      memcpy(buf, p, (size_t)(end - p));
+      cur = _mm256_loadu_si256((const __m256i *)buf);
+    }
+    __m256i stop = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(cur, quote), _mm256_cmpeq_epi8(cur, backslash)),
+        _mm256_cmpeq_epi8(_mm256_min_epu8(cur, below), cur));
+    __m256i errors = avx2_block_errors(&t, prev, cur);
+    uint32_t stops = (uint32_t)_mm256_movemask_epi8(stop);
+    uint32_t bad = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(errors, zero));
+    if (stops != 0) {
+      unsigned n = (unsigned)__builtin_ctz(stops);
+      flagged |= bad & (uint32_t)((2ull << n) - 1);
+      *valid = flagged == 0;
+      return p + n;
+    }
+    flagged |= bad;
+    prev = cur;
+  }
+}
+
+/* string_run_avx2 with 16-byte blocks. */
+SSSE3 static const char *string_run_ssse3(const char *p, const char *end,
+                                          bool *valid) {
+  const ssse3_tables t = ssse3_load_tables();
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                below = _mm_set1_epi8(0x1f), zero = _mm_setzero_si128();
+  __m128i prev = zero;
+  uint32_t flagged = 0;
+  for (;; p += 16) {
+    __m128i cur;
+    if (end - p >= 16) {
+      cur = _mm_loadu_si128((const __m128i *)p);
+    } else {
+      char buf[16];
+      memset(buf, '"', sizeof buf);
+      memcpy(buf, p, (size_t)(end - p));
+      cur = _mm_loadu_si128((const __m128i *)buf);
+    }
+    __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(cur, quote), _mm_cmpeq_epi8(cur, backslash)),
+        _mm_cmpeq_epi8(_mm_min_epu8(cur, below), cur));
+    __m128i errors = ssse3_block_errors(&t, prev, cur);
+    uint32_t stops = (uint32_t)_mm_movemask_epi8(stop);
+    uint32_t bad = 0xffffu & ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(errors, zero));
+    if (stops != 0) {
+      unsigned n = (unsigned)__builtin_ctz(stops);
+      flagged |= bad & ((2u << n) - 1);
+      *valid = flagged == 0;
+      return p + n;
+    }
+    flagged |= bad;
+    prev = cur;
+  }
+}
+
 /* AVX2 in the CPU, its registers enabled by the OS. From the C library's
  * CPU model (libgcc's, or compiler-rt's, __cpu_model; filled in by a
  * constructor, here made sure of first) rather than cpuid: pbc's code
@@ -452,6 +548,27 @@ static bool utf8_first_call(const uint8_t *p, size_t n) {
   return best(p, n);
 }
 
+typedef const char *string_run_fn(const char *p, const char *end, bool *valid);
+
+/* The string scanner that goes with each validator. */
+static string_run_fn *string_run_for(utf8_fn *fn) {
+  if (fn == utf8_avx2) return string_run_avx2;
+  return fn == utf8_ssse3 ? string_run_ssse3 : string_run_generic;
+}
+
+static const char *string_run_first_call(const char *p, const char *end,
+                                         bool *valid);
+
+/* Picked like utf8_impl, and changed with it by pbc_rt_utf8_use. */
+static string_run_fn *string_run_impl = string_run_first_call;
+
+static const char *string_run_first_call(const char *p, const char *end,
+                                         bool *valid) {
+  string_run_fn *best = string_run_for(utf8_best());
+  __atomic_store_n(&string_run_impl, best, __ATOMIC_RELAXED);
+  return best(p, end, valid);
+}
+
 bool pbc_rt_utf8_use(int impl) {
   utf8_fn *fn;
   if (impl == PBC_RT_UTF8_AUTO) fn = utf8_best();
@@ -460,6 +577,7 @@ bool pbc_rt_utf8_use(int impl) {
   else if (impl == PBC_RT_UTF8_AVX2 && cpu_has_avx2()) fn = utf8_avx2;
   else return false;
   __atomic_store_n(&utf8_impl, fn, __ATOMIC_RELAXED);
+  __atomic_store_n(&string_run_impl, string_run_for(fn), __ATOMIC_RELAXED);
   return true;
 }
 
@@ -482,6 +600,13 @@ bool pbc_rt_utf8_valid(const uint8_t *p, size_t n) {
   return fn(p, n);
 }
 
+const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid) {
+  assert(p <= end);
+  if (pbc_rt_target_avx2) return string_run_avx2(p, end, valid);
+  string_run_fn *fn = __atomic_load_n(&string_run_impl, __ATOMIC_RELAXED);
+  return fn(p, end, valid);
+}
+
 #else /* not x86-64 */
 
 bool pbc_rt_utf8_use(int impl) {
@@ -495,6 +620,10 @@ int pbc_rt_utf8_current(void) {
 bool pbc_rt_utf8_valid(const uint8_t *p, size_t n) {
   if (n <= 16 && ascii_upto16(p, n)) return true;
   return utf8_generic(p, n);
+}
+
+const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid) {
+  return string_run_generic(p, end, valid);
 }
 
 #endif

@@ -2,7 +2,10 @@
  * standard's definition literally (decode the code point, then reject
  * overlongs, surrogates and values above U+10FFFF), once per block
  * validator this CPU runs (pbc_rt_utf8_use: the generic vectors, and the
- * SSSE3 and AVX2 lookup tables on x86-64):
+ * SSSE3 and AVX2 lookup tables on x86-64), and pbc_rt_utf8_string_run (the
+ * text parsers' one-pass scan) with it: where the run stops and whether it
+ * is valid, on each input as it is and ended by a stop byte followed by
+ * bytes that are not UTF-8. Inputs:
  *  - hand-picked sequences of every row of the standard's Table 3-7 and
  *    just outside it, alone and at every offset of 100- and 200-byte ASCII
  *    runs, also cut right after them, so they straddle every 16-, 32- and
@@ -49,8 +52,35 @@ static bool reference_valid(const uint8_t *s, size_t n) {
 
 static int failures, checks;
 
+static bool stop_byte(uint8_t c) {
+  return c == '"' || c == '\\' || c < 0x20;
+}
+
+/* pbc_rt_utf8_string_run on the n bytes at s (the end of an allocation):
+ * the first stop byte, and whether the bytes before it are UTF-8. */
+static void check_run(const uint8_t *s, size_t n) {
+  size_t stop = 0;
+  while (stop < n && !stop_byte(s[stop])) stop++;
+  bool want = reference_valid(s, stop), got;
+  const char *end = (const char *)s + n;
+  const char *got_stop = pbc_rt_utf8_string_run((const char *)s, end, &got);
+  checks++;
+  if ((got_stop != (const char *)s + stop || got != want) && failures++ < 5) {
+    printf("FAIL: string run of n=%zu stops at %td, valid %d; want %zu, %d:", n,
+           got_stop - (const char *)s, got, stop, want);
+    for (size_t i = 0; i < n; i++) printf(" %02x", s[i]);
+    printf("\n");
+  }
+}
+
+/* The bytes as a whole, and as a string run twice: as they are (the stop
+ * bytes among them end it), and ended by a stop byte with bytes after it
+ * that are not UTF-8 and must not count, at lengths that put the stop at
+ * every lane of a block. */
 static void check(const uint8_t *bytes, size_t n) {
-  uint8_t *copy = malloc(n ? n : 1);
+  static const uint8_t stops[] = {'"', '\\', 0x01, 0x1f};
+  size_t after = 3 + n % 37;
+  uint8_t *copy = malloc(n + 1 + after);
   memcpy(copy, bytes, n);
   bool got = pbc_rt_utf8_valid(copy, n), want = reference_valid(copy, n);
   checks++;
@@ -59,6 +89,14 @@ static void check(const uint8_t *bytes, size_t n) {
     for (size_t i = 0; i < n; i++) printf(" %02x", copy[i]);
     printf("\n");
   }
+  uint8_t *tail = malloc(n ? n : 1);
+  memcpy(tail, bytes, n);
+  check_run(tail, n);
+  free(tail);
+  copy[n] = stops[n % sizeof stops];
+  memset(copy + n + 1, 0x80, after);
+  copy[n + after] = 0xff;
+  check_run(copy, n + 1 + after);
   free(copy);
 }
 

@@ -1,5 +1,6 @@
 """The JSON parser's string scanner (runtime/json_parse.c: plain_run reads
-16 and 8 bytes at a time) at every alignment: strings of 0 to 40 bytes
+16 and 8 bytes at a time, and hands a run that is not ASCII to the one-pass
+scan that validates it) at every alignment: strings of 0 to 40 bytes
 with a special piece at every position, read by `pbc encode --json` as
 tutorial.Person's name and compared with their exact encoding; the same
 places holding what must be refused (a raw control character, a byte that
@@ -40,15 +41,20 @@ def varint(n):
     return bytes(out)
 
 
+# After ASCII, the piece is where the 16-byte scan stops; after "é", the
+# one-pass scan with UTF-8 validation (pbc_rt_utf8_string_run) reads the
+# string from its first block, and the piece lands in every lane of its 16-
+# or 32-byte blocks.
 lines, want = [], bytearray()
 for text, raw in valid:
-    for before in range(0, 41):
-        for after in (0, 1, 7, 8, 9, 15, 16, 17, 33):
-            s = "a" * before + text + "b" * after
-            value = b"a" * before + raw + b"b" * after
-            lines.append('{"name":"' + s + '"}')
-            body = b"\x0a" + varint(len(value)) + value
-            want += varint(len(body)) + body
+    for fill in ("a", "é"):
+        for before in range(0, 41):
+            for after in (0, 1, 7, 8, 9, 15, 16, 17, 33):
+                s = fill * before + text + "b" * after
+                value = (fill * before).encode() + raw + b"b" * after
+                lines.append('{"name":"' + s + '"}')
+                body = b"\x0a" + varint(len(value)) + value
+                want += varint(len(body)) + body
 run = subprocess.run(cmd + ["--delimited"], input="\n".join(lines).encode(),
                      capture_output=True)
 if run.returncode != 0 or run.stdout != bytes(want):
@@ -80,15 +86,17 @@ if run.returncode != 0 or got_lines != want_lines:
 
 refused = 0
 for piece, error in invalid:
-    for before in (0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33):
-        for after in (0, 3, 20):
-            text = b'{"name":"' + b"a" * before + piece + b"b" * after + b'"}'
-            run = subprocess.run(cmd, input=text, capture_output=True)
-            column = len(b'{"name":"') + before + 1
-            where = b"input:1:%d: " % column
-            if run.returncode == 0 or where not in run.stderr or error not in run.stderr:
-                sys.exit("%r: want %r and %r, got status %d: %s"
-                         % (text, where, error, run.returncode, run.stderr))
-            refused += 1
+    for fill in (b"a", "é".encode()):
+        for before in (0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33):
+            for after in (0, 3, 20):
+                text = b'{"name":"' + fill * before + piece + b"b" * after + b'"}'
+                run = subprocess.run(cmd, input=text, capture_output=True)
+                column = len(b'{"name":"') + len(fill) * before + 1
+                where = b"input:1:%d: " % column
+                if (run.returncode == 0 or where not in run.stderr
+                        or error not in run.stderr):
+                    sys.exit("%r: want %r and %r, got status %d: %s"
+                             % (text, where, error, run.returncode, run.stderr))
+                refused += 1
 print("%d strings read exactly, %d refused where they go wrong, %d printed exactly"
       % (len(lines), refused, len(want_lines)))
