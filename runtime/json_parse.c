@@ -754,7 +754,9 @@ typedef enum {
 
 /* A scalar, string, bytes or enum value of f (whose type is `type`, a
  * constant where the caller knows it, so that the switches fold): its
- * bits, as pbc_wb_scalar takes them, or its string. What both parsers do
+ * bits, as pbc_wb_scalar takes them, or its string. `element` (a constant)
+ * says the caller has skipped the white space before it and refused null,
+ * as an array's element loop does. What both parsers do
  * with it differs: the description's writes it to the wire form
  * (parse_scalar), a compiled one stores it into the struct (read_value).
  * Inlined into both: called, its results through memory cost
@@ -763,10 +765,11 @@ static PBC_ALWAYS_INLINE scalar_read read_scalar(parser *ps,
                                                  const pbc_message_desc *d,
                                                  const pbc_field_desc *f,
                                                  pbc_field_type type,
-                                                 uint64_t *bits, jstr *s) {
+                                                 bool element, uint64_t *bits,
+                                                 jstr *s) {
   const char *at = ps->p;
   *bits = 0;
-  if (at_null(ps)) {
+  if (!element && at_null(ps)) {
     ps->p += 4;
     /* google.protobuf.NullValue's one value is null. */
     return type == PBC_TYPE_ENUM &&
@@ -798,7 +801,8 @@ static bool parse_scalar(parser *ps, const pbc_message_desc *d,
                          const pbc_field_desc *f, bool *set) {
   uint64_t bits;
   jstr s;
-  scalar_read r = read_scalar(ps, d, f, (pbc_field_type)f->type, &bits, &s);
+  scalar_read r =
+      read_scalar(ps, d, f, (pbc_field_type)f->type, false, &bits, &s);
   *set = r == SCALAR_BITS || r == SCALAR_TEXT;
   switch (r) {
   case SCALAR_ERROR: return false;
@@ -1701,8 +1705,8 @@ typedef enum {
   VALUE_KEPT = 2, /* a closed enum's undeclared number, in the wire form */
 } value_read;
 
-/* A scalar, string, bytes or enum value of f (of type `type`: see
- * read_scalar) stored at `slot`, its member, as T_decode stores it
+/* A scalar, string, bytes or enum value of f (of type `type` and
+ * `element`: see read_scalar) stored at `slot`, its member, as T_decode stores it
  * (strings copied into the arena); its presence is the caller's. A closed
  * enum's number it does not declare goes to the wire form instead, which
  * flush puts into the unknown fields: given, for the oneof rule, as on the
@@ -1711,10 +1715,10 @@ static PBC_ALWAYS_INLINE value_read read_value(parser *ps,
                                                const pbc_message_desc *d,
                                                const pbc_field_desc *f,
                                                pbc_field_type type,
-                                               uint8_t *slot) {
+                                               bool element, uint8_t *slot) {
   uint64_t bits;
   jstr s;
-  switch (read_scalar(ps, d, f, type, &bits, &s)) {
+  switch (read_scalar(ps, d, f, type, element, &bits, &s)) {
   case SCALAR_ERROR: return VALUE_ERROR;
   case SCALAR_NONE: return VALUE_NONE;
   case SCALAR_BITS: break;
@@ -1782,7 +1786,7 @@ static PBC_ALWAYS_INLINE bool read_elements(parser *ps,
   for (;;) {
     if (at_null(ps)) TRY(null_element(ps, d, f));
     if (n == room) TRY(grow_one(ps, &data, n, &room, esize));
-    value_read r = read_value(ps, d, f, type, data + n * esize);
+    value_read r = read_value(ps, d, f, type, true, data + n * esize);
     if (r == VALUE_ERROR) return false;
     n += r == VALUE_STORED;
     if (peek(ps) != ',') break;
@@ -1952,7 +1956,8 @@ PBC_NOINLINE bool pbc_json_member(pbc_json_parser *ps,
   TRY(member_given(ps, d, (size_t)frame, index, colon) &&
       oneof_free(ps, d, (size_t)frame, f));
   value_read r =
-      read_value(ps, d, f, (pbc_field_type)f->type, (uint8_t *)m + f->offset);
+      read_value(ps, d, f, (pbc_field_type)f->type, false,
+                 (uint8_t *)m + f->offset);
   if (r == VALUE_STORED) pbc_tbl_mark_present(d, f, m);
   if (f->kind == PBC_FIELD_ONEOF && r > VALUE_NONE)
     *pbc_wb_frame_oneof(&ps->wb, d, (size_t)frame, f->presence) = index + 1;
@@ -1970,7 +1975,7 @@ static PBC_ALWAYS_INLINE int32_t read_member(parser *ps,
                                              uint32_t index, bool colon,
                                              pbc_field_type type, void *slot) {
   if (colon && !expect(ps, ':')) return -1;
-  value_read r = read_value(ps, d, &d->fields[index], type, slot);
+  value_read r = read_value(ps, d, &d->fields[index], type, false, slot);
   if (r == VALUE_ERROR) return -1;
   int32_t after = member_end(ps);
   if (after < 0) return -1;
