@@ -127,26 +127,38 @@ static const uint8_t kPlainAscii[256] = {
 
 static bool plain_ascii(uint8_t c) { return kPlainAscii[c] != 0; }
 
+#if defined(__SSE2__)
+/* The lanes of v that are not plain ASCII: outside [0x20, 0x7e], or '"',
+ * '\\', '<' or '>'. */
+static PBC_ALWAYS_INLINE unsigned not_plain_lanes(__m128i v) {
+  const __m128i low = _mm_set1_epi8(0x1f), high = _mm_set1_epi8(0x7f);
+  __m128i bad = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, low), v),
+                   _mm_cmpeq_epi8(_mm_max_epu8(v, high), v)),
+      _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                       _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                       _mm_cmpeq_epi8(v, _mm_set1_epi8('>')))));
+  return (unsigned)_mm_movemask_epi8(bad);
+}
+#endif
+
 /* The index of the first byte from i on (below n) that plain_ascii
  * refuses, n if none: sixteen bytes at a time with SSE2 (every x86-64 has
- * it), where a byte is plain when it lies in [0x20, 0x7e] and is none of
- * '"', '\\', '<' and '>'. */
+ * it), the last few of a string of 16 bytes or more in the block that ends
+ * it (its lanes before i masked off). */
 static size_t plain_ascii_run(const uint8_t *s, size_t i, size_t n) {
 #if defined(__SSE2__)
-  const __m128i low = _mm_set1_epi8(0x1f), high = _mm_set1_epi8(0x7f);
   while (n - i >= 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-    __m128i bad = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, low), v),
-                     _mm_cmpeq_epi8(_mm_max_epu8(v, high), v)),
-        _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
-                         _mm_cmpeq_epi8(v, _mm_set1_epi8('>')))));
-    unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+    unsigned mask = not_plain_lanes(_mm_loadu_si128((const __m128i *)(s + i)));
     if (mask != 0) return i + (unsigned)__builtin_ctz(mask);
     i += 16;
+  }
+  if (i < n && n >= 16) {
+    unsigned mask =
+        not_plain_lanes(_mm_loadu_si128((const __m128i *)(s + n - 16))) >> (16 - (n - i));
+    return mask != 0 ? i + (unsigned)__builtin_ctz(mask) : n;
   }
 #endif
   while (i < n && plain_ascii(s[i])) i++;
@@ -189,10 +201,12 @@ static PBC_ALWAYS_INLINE size_t kept_utf8(const uint8_t *s, size_t i,
 
 /* The n bytes at s escaped, without the quotes. What is written as it is
  * (plain ASCII, and UTF-8 sequences of code points 3.21 does not escape)
- * accumulates in one run, written when an escape or the end comes. Past a
- * kept multi-byte sequence the scan goes on a byte at a time until 16
- * plain ASCII bytes in a row: text that mixes scripts alternates too often
- * for the 16-byte scan to pay. */
+ * accumulates in one run, written when an escape or the end comes. From
+ * the first byte that is not ASCII, 32 bytes or more before the end, the
+ * run goes on in blocks (pbc_rt_utf8_json_kept) as far as they are kept as
+ * they are; otherwise, past a kept multi-byte sequence the scan goes on a
+ * byte at a time until 16 plain ASCII bytes in a row: text that mixes
+ * scripts alternates too often for the 16-byte scan to pay. */
 static void put_escaped(printer *p, const uint8_t *s, size_t n) {
   size_t run = 0, i = 0;
   for (;;) {
@@ -204,6 +218,16 @@ static void put_escaped(printer *p, const uint8_t *s, size_t n) {
       put_escaped_ascii(p, c);
       run = ++i;
       continue;
+    }
+    /* A long stretch goes through the vector blocks, which take text that
+     * is not ASCII as fast as ASCII (and stop where the code below must
+     * judge). */
+    if (n - i >= 8) {
+      size_t block_kept = pbc_rt_utf8_json_kept(s + i, n - i);
+      if (block_kept != 0) {
+        i += block_kept;
+        continue;
+      }
     }
     size_t kept = kept_utf8(s, i, n);
     if (kept != 0) {
@@ -255,6 +279,39 @@ static void put_escaped(printer *p, const uint8_t *s, size_t n) {
 }
 
 static void put_quoted(printer *p, const uint8_t *s, size_t n) {
+#if defined(__SSE2__)
+  /* The common short string (a name, a key, a tag) of 4 to 16 plain ASCII
+   * bytes: tested in two loads that overlap and written, quotes and all,
+   * by stores of the same size, when the buffer has room. */
+  pbc_sink *o = &p->out;
+  if (n >= 4 && n <= 16 && p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
+      n + 2 <= o->cap - o->len) {
+    uint64_t head, tail;
+    if (n >= 8) {
+      memcpy(&head, s, 8);
+      memcpy(&tail, s + n - 8, 8);
+    } else {
+      uint32_t h, t;
+      memcpy(&h, s, 4);
+      memcpy(&t, s + n - 4, 4);
+      head = tail = h | (uint64_t)t << 32;
+    }
+    if (not_plain_lanes(_mm_set_epi64x((long long)tail, (long long)head)) == 0) {
+      char *d = o->buf + o->len;
+      d[0] = '"';
+      if (n >= 8) {
+        memcpy(d + 1, &head, 8);
+        memcpy(d + 1 + n - 8, &tail, 8);
+      } else {
+        memcpy(d + 1, &head, 4);
+        memcpy(d + 1 + n - 4, (const char *)&tail + 4, 4);
+      }
+      d[n + 1] = '"';
+      o->len += n + 2;
+      return;
+    }
+  }
+#endif
   put(p, "\"", 1);
   put_escaped(p, s, n);
   put(p, "\"", 1);

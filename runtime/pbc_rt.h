@@ -218,15 +218,41 @@ bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
  * before p are ASCII (or that p starts it). */
 const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid);
 
+/* How many of the n bytes from p (p at the start of a code point) 3.21's
+ * JSON escaper writes as they are, found in 16- or 32-byte blocks (x86-64
+ * with SSSE3 or AVX2, as the validator in use; 0 elsewhere): a prefix of
+ * whole code points, valid UTF-8 without a character it escapes, possibly
+ * shorter than the longest such prefix (json_print.c judges the rest). */
+size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n);
+
 /* The block validators behind pbc_rt_utf8_valid (runtime/utf8.c): AUTO is
  * the best this CPU runs (what the first call picks), GENERIC the portable
- * vector code, SSSE3 and AVX2 the lookup-table code of x86-64. */
+ * vector code, SSSE3 and AVX2 the lookup-table code of x86-64. The same
+ * levels name pbc_rt_base64_blocks' decoders (GENERIC: none). */
 enum { PBC_RT_UTF8_AUTO, PBC_RT_UTF8_GENERIC, PBC_RT_UTF8_SSSE3, PBC_RT_UTF8_AVX2 };
 /* Makes pbc_rt_utf8_valid use `impl` from then on, for tests of each one;
  * false, changing nothing, when this CPU or build cannot run it. */
 bool pbc_rt_utf8_use(int impl);
 /* The one in use; AUTO before the first call has picked one. */
 int pbc_rt_utf8_current(void);
+#if defined(__x86_64__)
+/* The CPU has AVX2 (its registers enabled by the OS), SSSE3. */
+bool pbc_rt_cpu_has_avx2(void);
+bool pbc_rt_cpu_has_ssse3(void);
+/* 1 when the code is built for a CPU with AVX2 (utf8.c): no run-time
+ * choice then. */
+extern const uint8_t pbc_rt_target_avx2;
+#endif
+
+/* Base64 digits (either alphabet, no padding) from in, decoded in blocks
+ * of 16 or 32 while whole blocks of digits remain (x86-64 with SSSE3 or
+ * AVX2; nothing elsewhere): how many were read, a multiple of 16, their
+ * bytes (3 for 4) at out. Stops before a block with a byte that is no digit
+ * and where fewer than 24 digits are left, for the caller's scalar loop.
+ * out has room for n / 4 * 3 bytes, which may all be written. */
+size_t pbc_rt_base64_blocks(const uint8_t *in, size_t n, uint8_t *out);
+/* pbc_rt_utf8_use for pbc_rt_base64_blocks. */
+bool pbc_rt_base64_use(int impl);
 
 /* Appends the raw field [start, end) to the unknown fields `unknown`:
  * still a view of the input while contiguous with it, else an arena copy

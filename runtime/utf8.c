@@ -503,17 +503,180 @@ SSSE3 static const char *string_run_ssse3(const char *p, const char *end,
   }
 }
 
+/* ---- JSON output: what 3.21's escaper keeps as it is -----------------------
+ * A block is written as it is when it is valid UTF-8 (the validator's
+ * lookups), holds no ASCII byte 3.21 escapes ('"', '\\', '<', '>', controls,
+ * DEL) and no code point it escapes from U+0080 on (json_print.c's
+ * escapes_code_point). Those code points are found by their first two
+ * bytes, four nibble lookups AND-ed like the validator's three, one class a
+ * bit (the byte before, then the byte):
+ *   C2 8x, C2 9x (C1 controls); C2 AD (soft hyphen);
+ *   D8 80..83, DC 8F (and D8 8F, DC 80..83); DB 9D; E1 9E;
+ *   E2 80, E2 81 (U+2000..207F); EF BB, EF BF (BOM, U+FFF0..FFFF);
+ *   F0 or F3, then 90, 9D, A0 or AD (U+1D173.., tags U+E0001..)
+ * which flags more than the escaped points themselves (a whole range, or a
+ * pair of a product of nibble sets); a flagged block goes to the
+ * printer's code point by code point path, which decides exactly. */
+enum {
+  ESC_C2_8X_9X = 0x01, ESC_C2_AD = 0x02, ESC_D8_DC = 0x04, ESC_DB_9D = 0x08,
+  ESC_E1_9E = 0x10, ESC_E2_8X = 0x20, ESC_EF_BX = 0x40, ESC_F0_F3 = 0x80,
+};
+static const uint8_t kEscPrevHigh[16] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ESC_C2_8X_9X | ESC_C2_AD,                /* Cx */
+    ESC_D8_DC | ESC_DB_9D,                   /* Dx */
+    ESC_E1_9E | ESC_E2_8X | ESC_EF_BX,       /* Ex */
+    ESC_F0_F3,                               /* Fx */
+};
+static const uint8_t kEscPrevLow[16] = {
+    ESC_F0_F3, ESC_E1_9E, ESC_C2_8X_9X | ESC_C2_AD | ESC_E2_8X, ESC_F0_F3,
+    0, 0, 0, 0, ESC_D8_DC, 0, 0, ESC_DB_9D, ESC_D8_DC, 0, 0, ESC_EF_BX,
+};
+static const uint8_t kEscCurHigh[16] = {
+    0, 0, 0, 0, 0, 0, 0, 0,
+    ESC_C2_8X_9X | ESC_D8_DC | ESC_E2_8X,             /* 8x */
+    ESC_C2_8X_9X | ESC_DB_9D | ESC_E1_9E | ESC_F0_F3, /* 9x */
+    ESC_C2_AD | ESC_F0_F3,                            /* Ax */
+    ESC_EF_BX,                                        /* Bx */
+    0, 0, 0, 0,
+};
+#define ESC_ANY_LOW ESC_C2_8X_9X
+static const uint8_t kEscCurLow[16] = {
+    ESC_ANY_LOW | ESC_D8_DC | ESC_E2_8X | ESC_F0_F3,
+    ESC_ANY_LOW | ESC_D8_DC | ESC_E2_8X,
+    ESC_ANY_LOW | ESC_D8_DC,
+    ESC_ANY_LOW | ESC_D8_DC,
+    ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW,
+    ESC_ANY_LOW | ESC_EF_BX,
+    ESC_ANY_LOW,
+    ESC_ANY_LOW | ESC_C2_AD | ESC_DB_9D | ESC_F0_F3,
+    ESC_ANY_LOW | ESC_E1_9E,
+    ESC_ANY_LOW | ESC_D8_DC | ESC_EF_BX,
+};
+
+/* Where a run that stops at lane j (the first flagged) may end: [0, j) is
+ * valid UTF-8 up to its last sequence, which the flag at j may have cut
+ * short; that one is left to the printer's slow path unless complete. */
+static size_t kept_before(const uint8_t *p, size_t j) {
+  if (j == 0 || p[j - 1] < 0x80) return j;
+  size_t q = j - 1;
+  while (q > 0 && (p[q] & 0xc0) == 0x80 && j - q < 4) q--;
+  size_t len = p[q] >= 0xf0 ? 4 : p[q] >= 0xe0 ? 3 : 2;
+  return q + len == j ? j : q;
+}
+
+/* The lanes of `cur` 3.21 would escape (non-zero), given `prev`: ASCII
+ * bytes by comparison, code points by their first two bytes. */
+AVX2 static inline __m256i avx2_escaped(__m256i prev, __m256i cur) {
+  const __m256i nibble = _mm256_set1_epi8(0x0f);
+  __m256i p1 = AVX2_PREV(prev, cur, 1);
+  __m256i pair = _mm256_and_si256(
+      _mm256_and_si256(
+          _mm256_shuffle_epi8(avx2_table(kEscPrevHigh),
+                              _mm256_and_si256(_mm256_srli_epi16(p1, 4), nibble)),
+          _mm256_shuffle_epi8(avx2_table(kEscPrevLow), _mm256_and_si256(p1, nibble))),
+      _mm256_and_si256(
+          _mm256_shuffle_epi8(avx2_table(kEscCurHigh),
+                              _mm256_and_si256(_mm256_srli_epi16(cur, 4), nibble)),
+          _mm256_shuffle_epi8(avx2_table(kEscCurLow), _mm256_and_si256(cur, nibble))));
+  __m256i ascii = _mm256_or_si256(
+      _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(cur, _mm256_set1_epi8(0x1f)), cur),
+                      _mm256_cmpeq_epi8(cur, _mm256_set1_epi8(0x7f))),
+      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(cur, _mm256_set1_epi8('"')),
+                                      _mm256_cmpeq_epi8(cur, _mm256_set1_epi8('\\'))),
+                      _mm256_or_si256(_mm256_cmpeq_epi8(cur, _mm256_set1_epi8('<')),
+                                      _mm256_cmpeq_epi8(cur, _mm256_set1_epi8('>')))));
+  return _mm256_or_si256(pair, ascii);
+}
+
+/* The blocks of 32 from p that are kept; fewer than 32 bytes go into a
+ * block of spaces, and n a multiple of 32 gets one of spaces after it, in
+ * which a sequence the end cuts short is flagged. */
+AVX2 static size_t json_kept_avx2(const uint8_t *p, size_t n) {
+  const avx2_tables t = avx2_load_tables();
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i prev = zero;
+  for (size_t i = 0;; i += 32) {
+    __m256i cur;
+    if (n - i >= 32) {
+      cur = _mm256_loadu_si256((const __m256i *)(p + i));
+    } else {
+      uint8_t buf[32];
+      memset(buf, ' ', sizeof buf);
+      memcpy(buf, p + i, n - i);
+      cur = _mm256_loadu_si256((const __m256i *)buf);
+    }
+    __m256i flags = _mm256_or_si256(avx2_block_errors(&t, prev, cur), avx2_escaped(prev, cur));
+    uint32_t bad = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(flags, zero));
+    if (bad != 0) {
+      size_t j = i + (unsigned)__builtin_ctz(bad);
+      return kept_before(p, j < n ? j : n);
+    }
+    if (n - i < 32) return n;
+    prev = cur;
+  }
+}
+
+/* avx2_escaped on 16 bytes. */
+SSSE3 static inline __m128i ssse3_escaped(__m128i prev, __m128i cur) {
+  const __m128i nibble = _mm_set1_epi8(0x0f);
+  __m128i p1 = _mm_alignr_epi8(cur, prev, 15);
+  __m128i pair = _mm_and_si128(
+      _mm_and_si128(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscPrevHigh),
+                                     _mm_and_si128(_mm_srli_epi16(p1, 4), nibble)),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscPrevLow),
+                                     _mm_and_si128(p1, nibble))),
+      _mm_and_si128(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscCurHigh),
+                                     _mm_and_si128(_mm_srli_epi16(cur, 4), nibble)),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscCurLow),
+                                     _mm_and_si128(cur, nibble))));
+  __m128i ascii = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(cur, _mm_set1_epi8(0x1f)), cur),
+                   _mm_cmpeq_epi8(cur, _mm_set1_epi8(0x7f))),
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(cur, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(cur, _mm_set1_epi8('\\'))),
+                   _mm_or_si128(_mm_cmpeq_epi8(cur, _mm_set1_epi8('<')),
+                                _mm_cmpeq_epi8(cur, _mm_set1_epi8('>')))));
+  return _mm_or_si128(pair, ascii);
+}
+
+/* json_kept_avx2 with 16-byte blocks. */
+SSSE3 static size_t json_kept_ssse3(const uint8_t *p, size_t n) {
+  const ssse3_tables t = ssse3_load_tables();
+  const __m128i zero = _mm_setzero_si128();
+  __m128i prev = zero;
+  for (size_t i = 0;; i += 16) {
+    __m128i cur;
+    if (n - i >= 16) {
+      cur = _mm_loadu_si128((const __m128i *)(p + i));
+    } else {
+      uint8_t buf[16];
+      memset(buf, ' ', sizeof buf);
+      memcpy(buf, p + i, n - i);
+      cur = _mm_loadu_si128((const __m128i *)buf);
+    }
+    __m128i flags = _mm_or_si128(ssse3_block_errors(&t, prev, cur), ssse3_escaped(prev, cur));
+    uint32_t bad = 0xffffu & ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(flags, zero));
+    if (bad != 0) {
+      size_t j = i + (unsigned)__builtin_ctz(bad);
+      return kept_before(p, j < n ? j : n);
+    }
+    if (n - i < 16) return n;
+    prev = cur;
+  }
+}
+
 /* AVX2 in the CPU, its registers enabled by the OS. From the C library's
  * CPU model (libgcc's, or compiler-rt's, __cpu_model; filled in by a
  * constructor, here made sure of first) rather than cpuid: pbc's code
  * generator has no inline-asm support, and libgcc is in every link made by
  * a C compiler. */
-static bool cpu_has_avx2(void) {
+bool pbc_rt_cpu_has_avx2(void) {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2");
 }
 
-static bool cpu_has_ssse3(void) {
+bool pbc_rt_cpu_has_ssse3(void) {
   __builtin_cpu_init();
   return __builtin_cpu_supports("ssse3");
 }
@@ -538,8 +701,8 @@ static bool utf8_first_call(const uint8_t *p, size_t n);
 static utf8_fn *utf8_impl = utf8_first_call;
 
 static utf8_fn *utf8_best(void) {
-  if (cpu_has_avx2()) return utf8_avx2;
-  return cpu_has_ssse3() ? utf8_ssse3 : utf8_generic;
+  if (pbc_rt_cpu_has_avx2()) return utf8_avx2;
+  return pbc_rt_cpu_has_ssse3() ? utf8_ssse3 : utf8_generic;
 }
 
 static bool utf8_first_call(const uint8_t *p, size_t n) {
@@ -573,8 +736,8 @@ bool pbc_rt_utf8_use(int impl) {
   utf8_fn *fn;
   if (impl == PBC_RT_UTF8_AUTO) fn = utf8_best();
   else if (impl == PBC_RT_UTF8_GENERIC && !pbc_rt_target_avx2) fn = utf8_generic;
-  else if (impl == PBC_RT_UTF8_SSSE3 && !pbc_rt_target_avx2 && cpu_has_ssse3()) fn = utf8_ssse3;
-  else if (impl == PBC_RT_UTF8_AVX2 && cpu_has_avx2()) fn = utf8_avx2;
+  else if (impl == PBC_RT_UTF8_SSSE3 && !pbc_rt_target_avx2 && pbc_rt_cpu_has_ssse3()) fn = utf8_ssse3;
+  else if (impl == PBC_RT_UTF8_AVX2 && pbc_rt_cpu_has_avx2()) fn = utf8_avx2;
   else return false;
   __atomic_store_n(&utf8_impl, fn, __ATOMIC_RELAXED);
   __atomic_store_n(&string_run_impl, string_run_for(fn), __ATOMIC_RELAXED);
@@ -591,7 +754,7 @@ int pbc_rt_utf8_current(void) {
 bool pbc_rt_utf8_valid(const uint8_t *p, size_t n) {
   if (n <= 16 && ascii_upto16(p, n)) return true;
   /* Built for AVX2 (-mavx2, pbc --mcpu), so run on a CPU that has it. */
-  assert(!pbc_rt_target_avx2 || cpu_has_avx2());
+  assert(!pbc_rt_target_avx2 || pbc_rt_cpu_has_avx2());
   if (pbc_rt_target_avx2) return utf8_avx2(p, n);
   utf8_fn *fn = __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED);
   /* The first call's chooser, then what it or pbc_rt_utf8_use chose. */
@@ -605,6 +768,18 @@ const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid) 
   if (pbc_rt_target_avx2) return string_run_avx2(p, end, valid);
   string_run_fn *fn = __atomic_load_n(&string_run_impl, __ATOMIC_RELAXED);
   return fn(p, end, valid);
+}
+
+size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n) {
+  if (pbc_rt_target_avx2) return json_kept_avx2(p, n);
+  /* Goes with the validator in use (the first call picks it here too). */
+  utf8_fn *fn = __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED);
+  if (fn == utf8_first_call) {
+    fn = utf8_best();
+    __atomic_store_n(&utf8_impl, fn, __ATOMIC_RELAXED);
+  }
+  if (fn == utf8_avx2) return json_kept_avx2(p, n);
+  return fn == utf8_ssse3 ? json_kept_ssse3(p, n) : 0;
 }
 
 #else /* not x86-64 */
@@ -624,6 +799,11 @@ bool pbc_rt_utf8_valid(const uint8_t *p, size_t n) {
 
 const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid) {
   return string_run_generic(p, end, valid);
+}
+
+size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n) {
+  (void)p, (void)n;
+  return 0;
 }
 
 #endif

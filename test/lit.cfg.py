@@ -58,6 +58,8 @@ config.substitutions.extend([
     ("%protobuf_include", config.protobuf_include),
     ("%writer_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "writer_test_asan")),
     ("%writer_test", os.path.join(config.pbc_obj_root, "test", "runtime", "writer_test")),
+    ("%base64_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "base64_test_asan")),
+    ("%base64_test", os.path.join(config.pbc_obj_root, "test", "runtime", "base64_test")),
     ("%utf8_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test_asan")),
     ("%utf8_test", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test")),
     ("%format_real_test", os.path.join(config.pbc_obj_root, "test", "runtime", "format_real_test")),
@@ -131,7 +133,8 @@ if lit_config.params.get("pbc_sanitize"):
         "%cxx": config.cxx + sanitize_flags,
         "%difftest": os.path.join(obj_test, "e2e", "libpbc_difftest_asan.a"),
     }
-    for name in ("runtime_test", "writer_test", "utf8_test", "format_real_test"):
+    for name in ("runtime_test", "writer_test", "utf8_test", "base64_test",
+                 "format_real_test"):
         swap["%" + name] = os.path.join(obj_test, "runtime", name + "_asan")
     config.substitutions = [(k, swap.get(k, v)) for k, v in config.substitutions]
     at = [k for k, _ in config.substitutions].index("%pbc")

@@ -73,6 +73,112 @@ static void check_run(const uint8_t *s, size_t n) {
   }
 }
 
+/* ---- pbc_rt_utf8_json_kept ----
+ * The code points from U+0080 on that 3.21's JSON escaper writes as \u
+ * escapes (its table, transcribed), and the ASCII it writes as it is. */
+static bool ref_escaped(uint32_t cp) {
+  static const uint32_t ranges[][2] = {
+      {0x80, 0x9f},       {0xad, 0xad},       {0x600, 0x603},     {0x6dd, 0x6dd},
+      {0x70f, 0x70f},     {0x17b4, 0x17b5},   {0x200b, 0x200f},   {0x2028, 0x202e},
+      {0x2060, 0x2064},   {0x206a, 0x206f},   {0xfeff, 0xfeff},   {0xfff9, 0xfffb},
+      {0x1d173, 0x1d17a}, {0xe0001, 0xe0001}, {0xe0020, 0xe007f},
+  };
+  for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
+    if (cp >= ranges[i][0] && cp <= ranges[i][1]) return true;
+  return false;
+}
+
+/* The length of the code point at s (n > 0 bytes left) when 3.21 writes it
+ * as it is: plain ASCII, or well-formed UTF-8 of a code point it does not
+ * escape; 0 otherwise. */
+static size_t ref_kept_at(const uint8_t *s, size_t n) {
+  uint8_t c = s[0];
+  if (c < 0x80) return c >= 0x20 && c != 0x7f && c != '"' && c != '\\' && c != '<' && c != '>';
+  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+  if (len > n || !reference_valid(s, len)) return 0;
+  uint32_t cp = c & (0x7f >> len);
+  for (size_t k = 1; k < len; k++) cp = cp << 6 | (s[k] & 0x3f);
+  return ref_escaped(cp) ? 0 : len;
+}
+
+/* A pair of bytes the blocks flag for the slow path though they may start
+ * a code point 3.21 keeps (their classes are coarser than its table). */
+static bool coarse_pair(uint8_t a, uint8_t b) {
+  uint8_t hi = b >> 4, lo = b & 15;
+  switch (a) {
+  case 0xc2: return hi == 8 || hi == 9 || b == 0xad;
+  case 0xd8: case 0xdc: return hi == 8 && (lo <= 3 || lo == 15);
+  case 0xdb: return b == 0x9d;
+  case 0xe1: return b == 0x9e;
+  case 0xe2: return b == 0x80 || b == 0x81;
+  case 0xef: return b == 0xbb || b == 0xbf;
+  case 0xf0: case 0xf3: return b == 0x90 || b == 0x9d || b == 0xa0 || b == 0xad;
+  default: return false;
+  }
+}
+
+static bool json_kept_vectors;
+
+/* pbc_rt_utf8_json_kept on the n bytes at s: a prefix of whole code points
+ * that 3.21 keeps, and, with vectors, all of them unless a coarse pair
+ * comes first. */
+static void check_json_kept(const uint8_t *s, size_t n) {
+  size_t want = 0, len;
+  bool coarse = false;
+  while (want < n && (len = ref_kept_at(s + want, n - want)) != 0) {
+    for (size_t k = want; k < want + len && k + 1 < n; k++) coarse |= coarse_pair(s[k], s[k + 1]);
+    want += len;
+  }
+  if (want < n && want + 1 < n) coarse |= coarse_pair(s[want], s[want + 1]);
+  size_t got = pbc_rt_utf8_json_kept(s, n);
+  bool boundary = false;
+  for (size_t at = 0; at <= want; at += at < want ? ref_kept_at(s + at, n - at) : 1)
+    boundary |= at == got;
+  checks++;
+  if ((!boundary || (json_kept_vectors ? !coarse && got != want : got != 0)) && failures++ < 5) {
+    printf("FAIL: json kept of n=%zu is %zu, want %s%zu:", n, got, coarse ? "<= " : "", want);
+    for (size_t i = 0; i < n; i++) printf(" %02x", s[i]);
+    printf("\n");
+  }
+}
+
+/* Text of code points 3.21 keeps, escapes, or that the blocks flag though
+ * it keeps them, with broken UTF-8 now and then: lengths 0-300, so that
+ * each lands in every lane. */
+static void random_json_text(void) {
+  static const char *const pieces[] = {
+      "a", "z", " ", "\"", "<", "\n", "\x7f", "\\",                     /* ASCII */
+      "\xc3\xa9", "\xe2\x82\xac", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", /* kept */
+      "\xc2\xad", "\xc2\x85", "\xd8\x81", "\xdb\x9d", "\xdc\x8f",    /* escaped */
+      "\xe1\x9e\xb4", "\xe2\x80\x8b", "\xe2\x80\xa8", "\xe2\x81\xa0", "\xe2\x81\xaf",
+      "\xef\xbb\xbf", "\xef\xbf\xb9", "\xf0\x9d\x85\xb3", "\xf3\xa0\x80\x81",
+      "\xf3\xa0\x81\xbf",
+      "\xc2\xa0" /* kept */, "\xe2\x80\x93", "\xd8\x8f", "\xef\xbb\xbe",      /* flagged, kept */
+      "\xf0\xa0\x80\x80", "\xe1\x9e\x80",
+      "\xff", "\x80", "\xc0\x80", "\xed\xa0\x80", "\xe2\x82", "\xf4\x90\x80\x80", /* broken */
+  };
+  uint32_t seed = 4242;
+  for (int t = 0; t < 40000; t++) {
+    uint8_t buf[320];
+    seed = seed * 1103515245u + 12345u;
+    size_t want = (seed >> 8) % 301, n = 0;
+    /* Mostly one kept kind, so that long stretches are kept. */
+    unsigned common = (seed >> 20) % 12;
+    while (n < want) {
+      seed = seed * 1103515245u + 12345u;
+      unsigned pick = (seed >> 28) < 14 ? common : (seed >> 8) % (sizeof pieces / sizeof *pieces);
+      const char *piece = pieces[pick];
+      size_t len = strlen(piece);
+      memcpy(buf + n, piece, len);
+      n += len;
+    }
+    uint8_t *tail = malloc(n ? n : 1);
+    memcpy(tail, buf, n);
+    check_json_kept(tail, n);
+    free(tail);
+  }
+}
+
 /* The bytes as a whole, and as a string run twice: as they are (the stop
  * bytes among them end it), and ended by a stop byte with bytes after it
  * that are not UTF-8 and must not count, at lengths that put the stop at
@@ -92,6 +198,7 @@ static void check(const uint8_t *bytes, size_t n) {
   uint8_t *tail = malloc(n ? n : 1);
   memcpy(tail, bytes, n);
   check_run(tail, n);
+  check_json_kept(tail, n);
   free(tail);
   copy[n] = stops[n % sizeof stops];
   memset(copy + n + 1, 0x80, after);
@@ -240,6 +347,7 @@ int main(void) {
     printf("FAIL: validator %d picked before the first call\n", pbc_rt_utf8_current());
     failures++;
   }
+  json_kept_vectors = best != PBC_RT_UTF8_GENERIC;
   check((const uint8_t *)"\xe2\x82\xac", 3);
   if (pbc_rt_utf8_current() != best) {
     printf("FAIL: the first call picked validator %d, not %d\n", pbc_rt_utf8_current(), best);
@@ -259,6 +367,8 @@ int main(void) {
       failures++;
     }
     printf(" %s", impls[i].name);
+    json_kept_vectors = impls[i].impl != PBC_RT_UTF8_GENERIC;
+    random_json_text();
     hand_picked();
     exhaustive();
     random_text();
