@@ -23,20 +23,22 @@
  * even (strtod rounds ties to even). */
 typedef unsigned __int128 pbc_u128;
 
-/* The `n` digits of d (exactly n: d < 10^n) into out. */
-static void put_digits(char *out, uint64_t d, int n) {
-  for (int i = n - 1; i >= 0; i--) {
-    out[i] = (char)('0' + d % 10);
-    d /= 10;
-  }
-}
-
 static const uint64_t kPow10[18] = {
     1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
     10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
     100000000000ULL, 1000000000000ULL, 10000000000000ULL,
     100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
     100000000000000000ULL};
+
+/* 5^s for s <= 27, the powers that fit in 64 bits; format_exact's larger
+ * ones are a product of two. */
+static const uint64_t kPow5[28] = {
+    1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL, 390625ULL,
+    1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL, 1220703125ULL,
+    6103515625ULL, 30517578125ULL, 152587890625ULL, 762939453125ULL,
+    3814697265625ULL, 19073486328125ULL, 95367431640625ULL, 476837158203125ULL,
+    2384185791015625ULL, 11920928955078125ULL, 59604644775390625ULL,
+    298023223876953125ULL, 1490116119384765625ULL, 7450580596923828125ULL};
 
 /* printf's %.<precision>g of the value digits * 10^(exp - precision + 1),
  * where digits has exactly `precision` digits, or is 10^precision (a
@@ -48,7 +50,7 @@ static size_t put_g(char *out, bool neg, uint64_t digits, int precision,
     exp++;
   }
   char d[20];
-  put_digits(d, digits, precision);
+  pbc_digits_back(d + precision, digits); /* exactly `precision` digits */
   int n = precision;
   while (n > 1 && d[n - 1] == '0') n--; /* %g drops trailing zeros */
   size_t k = 0;
@@ -97,8 +99,7 @@ static size_t format_exact(char *out, bool neg, uint64_t m, int e,
   for (int attempt = 0; attempt < 2; attempt++) {
     int s = hi - 1 - exp;
     if (s < 0 || s > 32) return 0;
-    pbc_u128 five = 1;
-    for (int i = 0; i < s; i++) five *= 5;
+    pbc_u128 five = s <= 27 ? (pbc_u128)kPow5[s] : (pbc_u128)kPow5[27] * kPow5[s - 27];
     pbc_u128 p = (pbc_u128)m * five;
     int shift = e + s, t = 0;
     pbc_u128 q, r = 0;
