@@ -202,7 +202,7 @@ static PBC_ALWAYS_INLINE size_t kept_utf8(const uint8_t *s, size_t i,
 /* The n bytes at s escaped, without the quotes. What is written as it is
  * (plain ASCII, and UTF-8 sequences of code points 3.21 does not escape)
  * accumulates in one run, written when an escape or the end comes. From
- * the first byte that is not ASCII, 32 bytes or more before the end, the
+ * the first byte that is not ASCII, 8 bytes or more before the end, the
  * run goes on in blocks (pbc_rt_utf8_json_kept) as far as they are kept as
  * they are; otherwise, past a kept multi-byte sequence the scan goes on a
  * byte at a time until 16 plain ASCII bytes in a row: text that mixes

@@ -247,9 +247,10 @@ extern const uint8_t pbc_rt_target_avx2;
 /* Base64 digits (either alphabet, no padding) from in, decoded in blocks
  * of 16 or 32 while whole blocks of digits remain (x86-64 with SSSE3 or
  * AVX2; nothing elsewhere): how many were read, a multiple of 16, their
- * bytes (3 for 4) at out. Stops before a block with a byte that is no digit
- * and where fewer than 24 digits are left, for the caller's scalar loop.
- * out has room for n / 4 * 3 bytes, which may all be written. */
+ * bytes (3 for 4) at out. It stops at a block holding a byte that is no
+ * digit, or where fewer than 24 digits are left: the caller's scalar loop
+ * reads the rest. out has room for n / 4 * 3 bytes, which may all be
+ * written. */
 size_t pbc_rt_base64_blocks(const uint8_t *in, size_t n, uint8_t *out);
 /* pbc_rt_utf8_use for pbc_rt_base64_blocks. */
 bool pbc_rt_base64_use(int impl);
