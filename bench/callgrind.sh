@@ -7,7 +7,7 @@ build=${1:-build}
 shift || true
 bin=$build/bin/pbc_bench_instructions
 datasets=("$@")
-[ ${#datasets[@]} -gt 0 ] || datasets=(message1_proto2 message1_proto3 message2 string_heavy packed_heavy)
+[ ${#datasets[@]} -gt 0 ] || datasets=(message1_proto2 message1_proto3 message2 string_heavy prose_heavy packed_heavy)
 codecs=(libprotobuf_parse libprotobuf_parse_arena pbc_parse pbc_parse_copy
         pbc_table_parse libprotobuf_dynamic_parse pbc_schema_parse pbc_jit_parse
         libprotobuf_serialize pbc_size_encode pbc_encode_exact

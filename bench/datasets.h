@@ -69,26 +69,60 @@ inline std::string Serialize(const google::protobuf::Message &m) {
   return s;
 }
 
-// 64 string-heavy messages: short tags, key/value entries, a body of mixed
-// text. Typical of RPC metadata and document records.
-inline std::vector<std::string> StringHeavyPayloads() {
-  std::mt19937 rng(7);
+// 64 records of StringHeavy's fields: short ASCII tags, key/value entries,
+// a title, values and a body of `text(bytes, multibyte share, seed)`.
+template <typename Text>
+inline std::vector<std::string> TextRecords(uint32_t seed, Text text) {
+  std::mt19937 rng(seed);
   std::vector<std::string> out;
   for (int i = 0; i < 64; i++) {
     StringHeavy m;
-    m.set_title(MixedText(16 + rng() % 48, 0.1, rng()));
+    m.set_title(text(16 + rng() % 48, 0.1, rng()));
     for (int t = 0, n = 2 + rng() % 8; t < n; t++)
       m.add_tags(MixedText(4 + rng() % 12, 0.0, rng()));
     for (int e = 0, n = 4 + rng() % 12; e < n; e++) {
       StringHeavy::Entry *entry = m.add_entries();
       entry->set_key(MixedText(6 + rng() % 10, 0.0, rng()));
-      entry->set_value(MixedText(8 + rng() % 56, 0.3, rng()));
+      entry->set_value(text(8 + rng() % 56, 0.3, rng()));
     }
-    m.set_body(MixedText(200 + rng() % 800, 0.3, rng()));
+    m.set_body(text(200 + rng() % 800, 0.3, rng()));
     m.set_id(int64_t(rng()) << 20);
     out.push_back(Serialize(m));
   }
   return out;
+}
+
+// About 10% multi-byte characters in titles, 30% in values and bodies:
+// typical of RPC metadata and document records.
+inline std::vector<std::string> StringHeavyPayloads() { return TextRecords(7, MixedText); }
+
+// Prose of about `n` bytes in one script (Latin with accents, Cyrillic,
+// Greek, Chinese) with the punctuation of real text: dashes, curly quotes
+// and ellipses (kept as they are by 3.21's JSON escaper, though their first
+// two bytes are ones the printer's blocks flag) and now and then an ASCII
+// quote (escaped).
+inline std::string ProseText(size_t n, uint32_t seed) {
+  static const char *const kWords[4][6] = {
+      {"café", "naïve", "déjà", "über", "garçon", "année"},
+      {"привет", "текст", "слово", "мир", "язык", "время"},
+      {"λόγος", "κόσμος", "ήλιος", "θάλασσα", "χρόνος", "φως"},
+      {"中文", "字符串", "测试", "数据", "时间", "世界"},
+  };
+  static const char *const kPunct[] = {" – ", " — ", " “", "” ", "…", ", ", ". ", " \""};
+  std::mt19937 rng(seed);
+  const char *const *words = kWords[rng() % 4];
+  std::string s;
+  while (s.size() < n) {
+    s += words[rng() % 6];
+    s += rng() % 4 == 0 ? kPunct[rng() % 8] : words == kWords[3] ? "" : " ";
+  }
+  return s;
+}
+
+// For the JSON printer's scan of text in other scripts with typographic
+// punctuation.
+inline std::vector<std::string> ProseHeavyPayloads() {
+  return TextRecords(13, [](size_t n, double, uint32_t seed) { return ProseText(n, seed); });
 }
 
 // 64 packed-heavy messages: a few hundred elements per field, values spread
@@ -134,6 +168,7 @@ inline const std::vector<Dataset> &Datasets() {
       {"message2", "benchmarks.proto2.GoogleMessage2",
        "google_message2/dataset.google_message2.pb", nullptr},
       {"string_heavy", "pbcbench.StringHeavy", nullptr, StringHeavyPayloads},
+      {"prose_heavy", "pbcbench.StringHeavy", nullptr, ProseHeavyPayloads},
       {"packed_heavy", "pbcbench.PackedHeavy", nullptr, PackedHeavyPayloads},
   };
   return all;

@@ -81,24 +81,6 @@ static void put_u_escape(printer *p, uint32_t unit) {
   put(p, s, 6);
 }
 
-/* Whether 3.21 writes code point cp (from 0x80 on) as \u escapes (its
- * EscapeCodePoint: C1 controls, format characters, the BOM). Tested by
- * ranges of where they lie, so that the letters of most scripts (below
- * U+0600, and from U+2070 to U+FEFE: CJK, kana, hangul) take two or three
- * comparisons. */
-static PBC_ALWAYS_INLINE bool escapes_code_point(uint32_t cp) {
-  if (cp < 0x600) return cp < 0xa0 || cp == 0xad;
-  if (cp < 0x2070)
-    return cp <= 0x603 || cp == 0x6dd || cp == 0x70f || cp == 0x17b4 ||
-           cp == 0x17b5 || (cp >= 0x200b && cp <= 0x200f) ||
-           (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) ||
-           cp >= 0x206a;
-  if (cp < 0xfeff) return false;
-  if (cp < 0x10000) return cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb);
-  return (cp >= 0x1d173 && cp <= 0x1d17a) || cp == 0xe0001 ||
-         (cp >= 0xe0020 && cp <= 0xe007f);
-}
-
 static void put_escaped_ascii(printer *p, uint8_t c) {
   switch (c) {
   case '"': put(p, "\\\"", 2); return;
@@ -177,14 +159,15 @@ static PBC_ALWAYS_INLINE size_t kept_utf8(const uint8_t *s, size_t i,
   if (c >= 0xc2 && c <= 0xdf) {
     if (left < 2 || (s[i + 1] & 0xc0) != 0x80) return 0;
     cp = (uint32_t)(c & 0x1f) << 6 | (s[i + 1] & 0x3f);
-    return escapes_code_point(cp) ? 0 : 2;
+    return pbc_rt_json_escapes_code_point(cp) ? 0 : 2;
   }
   if (c >= 0xe0 && c <= 0xef) {
     if (left < 3 || (s[i + 1] & 0xc0) != 0x80 || (s[i + 2] & 0xc0) != 0x80)
       return 0;
     cp = (uint32_t)(c & 0x0f) << 12 | (uint32_t)(s[i + 1] & 0x3f) << 6 |
          (s[i + 2] & 0x3f);
-    return cp < 0x800 || (cp & 0xf800) == 0xd800 || escapes_code_point(cp)
+    return cp < 0x800 || (cp & 0xf800) == 0xd800 ||
+                   pbc_rt_json_escapes_code_point(cp)
                ? 0
                : 3;
   }
@@ -194,7 +177,9 @@ static PBC_ALWAYS_INLINE size_t kept_utf8(const uint8_t *s, size_t i,
       return 0;
     cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(s[i + 1] & 0x3f) << 12 |
          (uint32_t)(s[i + 2] & 0x3f) << 6 | (s[i + 3] & 0x3f);
-    return cp < 0x10000 || cp > 0x10ffff || escapes_code_point(cp) ? 0 : 4;
+    return cp < 0x10000 || cp > 0x10ffff || pbc_rt_json_escapes_code_point(cp)
+               ? 0
+               : 4;
   }
   return 0;
 }
@@ -203,10 +188,12 @@ static PBC_ALWAYS_INLINE size_t kept_utf8(const uint8_t *s, size_t i,
  * (plain ASCII, and UTF-8 sequences of code points 3.21 does not escape)
  * accumulates in one run, written when an escape or the end comes. From
  * the first byte that is not ASCII, 8 bytes or more before the end, the
- * run goes on in blocks (pbc_rt_utf8_json_kept) as far as they are kept as
- * they are; otherwise, past a kept multi-byte sequence the scan goes on a
- * byte at a time until 16 plain ASCII bytes in a row: text that mixes
- * scripts alternates too often for the 16-byte scan to pay. */
+ * run goes on in blocks (pbc_rt_utf8_json_kept) to the first character
+ * 3.21 escapes or byte that is not UTF-8; where there are no blocks (fewer
+ * than 8 bytes left, or no vector code for this CPU), past a kept
+ * multi-byte sequence the scan goes on a byte at a time until 16 plain
+ * ASCII bytes in a row: text that mixes scripts alternates too often for
+ * the 16-byte ASCII scan to pay. */
 static void put_escaped(printer *p, const uint8_t *s, size_t n) {
   size_t run = 0, i = 0;
   for (;;) {
@@ -260,7 +247,8 @@ static void put_escaped(printer *p, const uint8_t *s, size_t n) {
     ok = ok && more == 0 && (cp & 0xfffff800) != 0xd800 && cp <= 0x10ffff;
     /* Kept as it is: stays in the run. An overlong form of a plain ASCII
      * character is copied as it is too. */
-    if (ok && (cp < 0x80 ? plain_ascii((uint8_t)cp) : !escapes_code_point(cp)))
+    if (ok && (cp < 0x80 ? plain_ascii((uint8_t)cp)
+                         : !pbc_rt_json_escapes_code_point(cp)))
       continue;
     put(p, (const char *)s + run, start - run);
     if (ok && cp < 0x80) {

@@ -218,6 +218,28 @@ bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
  * before p are ASCII (or that p starts it). */
 const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid);
 
+/* Whether 3.21 writes code point cp (from 0x80 on) as \u escapes (its
+ * EscapeCodePoint: C1 controls, format characters, the BOM). Tested by
+ * ranges of where they lie, so that the letters of most scripts (below
+ * U+0600, and from U+2070 to U+FEFE: CJK, kana, hangul) take two or three
+ * comparisons. */
+static inline bool pbc_rt_json_escapes_code_point(uint32_t cp) {
+  if (cp < 0x600) return cp < 0xa0 || cp == 0xad;
+  if (cp < 0x2000)
+    return cp <= 0x603 || cp == 0x6dd || cp == 0x70f || cp == 0x17b4 ||
+           cp == 0x17b5;
+  if (cp < 0x2070) {
+    /* General Punctuation, where text's dashes and quotation marks are: a
+     * bit each (U+200B..200F, 2028..202E; 2060..2064, 206A..206F). */
+    uint64_t bits = cp < 0x2040 ? 0x00007f000000f800u : 0x0000fc1f00000000u;
+    return bits >> (cp & 63) & 1;
+  }
+  if (cp < 0xfeff) return false;
+  if (cp < 0x10000) return cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb);
+  return (cp >= 0x1d173 && cp <= 0x1d17a) || cp == 0xe0001 ||
+         (cp >= 0xe0020 && cp <= 0xe007f);
+}
+
 /* How many of the n bytes from p (p at the start of a code point) 3.21's
  * JSON escaper writes as they are, found in 16- or 32-byte blocks (x86-64
  * with SSSE3 or AVX2, as the validator in use; 0 elsewhere): a prefix of

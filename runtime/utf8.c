@@ -515,8 +515,10 @@ SSSE3 static const char *string_run_ssse3(const char *p, const char *end,
  *   E2 80, E2 81 (U+2000..207F); EF BB, EF BF (BOM, U+FFF0..FFFF);
  *   F0 or F3, then 90, 9D, A0 or AD (U+1D173.., tags U+E0001..)
  * which flags more than the escaped points themselves (a whole range, or a
- * pair of a product of nibble sets); a flagged block goes to the
- * printer's code point by code point path, which decides exactly. */
+ * pair of a product of nibble sets). The pair flag lands on the second
+ * byte's lane; a flagged code point in a block without a UTF-8 error is
+ * decoded and judged exactly (kept_through), so text full of en dashes or
+ * quotation marks (U+2013, U+201C) stays in the blocks. */
 enum {
   ESC_C2_8X_9X = 0x01, ESC_C2_AD = 0x02, ESC_D8_DC = 0x04, ESC_DB_9D = 0x08,
   ESC_E1_9E = 0x10, ESC_E2_8X = 0x20, ESC_EF_BX = 0x40, ESC_F0_F3 = 0x80,
@@ -565,6 +567,33 @@ static size_t kept_before(const uint8_t *p, size_t j) {
   return q + len == j ? j : q;
 }
 
+/* Where a run ends in block i, whose flagged lanes are `bad` (`err` the
+ * UTF-8 errors among them), or SIZE_MAX when it goes on: each flagged code
+ * point 3.21 keeps (its lead byte the lane before the flag; a block with
+ * no error before it is valid up to it) is passed over; the first it
+ * escapes ends the run at its lead byte, an escaped ASCII byte at itself,
+ * an error as kept_before says. A code point the end of the text cuts
+ * short ends it too, and one the next block finds broken is backed off
+ * there. */
+static PBC_ALWAYS_INLINE size_t kept_through(const uint8_t *p, size_t n,
+                                             size_t i, uint32_t bad,
+                                             uint32_t err) {
+  for (; bad != 0; bad &= bad - 1) {
+    size_t j = i + (unsigned)__builtin_ctz(bad);
+    if ((err & bad & -bad) != 0) return kept_before(p, j < n ? j : n);
+    if (p[j] < 0x80) return j;
+    assert(j > 0 && p[j - 1] >= 0xc2);
+    size_t lead = j - 1;
+    uint8_t c = p[lead];
+    size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    if (n - lead < len) return lead;
+    uint32_t cp = c & (0x7f >> len);
+    for (size_t k = 1; k < len; k++) cp = cp << 6 | (p[lead + k] & 0x3f);
+    if (pbc_rt_json_escapes_code_point(cp)) return lead;
+  }
+  return SIZE_MAX;
+}
+
 /* The lanes of `cur` 3.21 would escape (non-zero), given `prev`: ASCII
  * bytes by comparison, code points by their first two bytes. */
 AVX2 static inline __m256i avx2_escaped(__m256i prev, __m256i cur) {
@@ -589,28 +618,48 @@ AVX2 static inline __m256i avx2_escaped(__m256i prev, __m256i cur) {
   return _mm256_or_si256(pair, ascii);
 }
 
-/* The blocks of 32 from p that are kept; fewer than 32 bytes go into a
- * block of spaces, and n a multiple of 32 gets one of spaces after it, in
- * which a sequence the end cuts short is flagged. */
+/* The last left < 32 bytes of the n at p, spaces after them (in which a
+ * sequence the end cuts short is flagged): the 32 bytes that end the text
+ * moved down through a buffer, or, in a shorter text, its bytes copied
+ * into one of spaces by two loads that overlap. Nothing outside [p, p+n)
+ * is read, and no call made. */
+AVX2 static inline __m256i avx2_last_block(const uint8_t *p, size_t n, size_t left) {
+  uint8_t buf[64];
+  const __m256i spaces = _mm256_set1_epi8(' ');
+  _mm256_storeu_si256((__m256i *)(buf + 32), spaces);
+  if (n >= 32) {
+    _mm256_storeu_si256((__m256i *)buf, _mm256_loadu_si256((const __m256i *)(p + n - 32)));
+    return _mm256_loadu_si256((const __m256i *)(buf + 32 - left));
+  }
+  _mm256_storeu_si256((__m256i *)buf, spaces);
+  if (n >= 16) {
+    _mm_storeu_si128((__m128i *)buf, _mm_loadu_si128((const __m128i *)p));
+    _mm_storeu_si128((__m128i *)(buf + n - 16), _mm_loadu_si128((const __m128i *)(p + n - 16)));
+  } else if (n >= 8) {
+    memcpy(buf, p, 8);
+    memcpy(buf + n - 8, p + n - 8, 8);
+  } else {
+    memcpy(buf, p, n);
+  }
+  return _mm256_loadu_si256((const __m256i *)buf);
+}
+
+/* The blocks of 32 from p that are kept, the last one (fewer than 32
+ * bytes, none when n is a multiple of 32) with spaces after it. */
 AVX2 static size_t json_kept_avx2(const uint8_t *p, size_t n) {
   const avx2_tables t = avx2_load_tables();
   const __m256i zero = _mm256_setzero_si256();
   __m256i prev = zero;
   for (size_t i = 0;; i += 32) {
-    __m256i cur;
-    if (n - i >= 32) {
-      cur = _mm256_loadu_si256((const __m256i *)(p + i));
-    } else {
-      uint8_t buf[32];
-      memset(buf, ' ', sizeof buf);
-      memcpy(buf, p + i, n - i);
-      cur = _mm256_loadu_si256((const __m256i *)buf);
-    }
-    __m256i flags = _mm256_or_si256(avx2_block_errors(&t, prev, cur), avx2_escaped(prev, cur));
+    __m256i cur = n - i >= 32 ? _mm256_loadu_si256((const __m256i *)(p + i))
+                              : avx2_last_block(p, n, n - i);
+    __m256i errors = avx2_block_errors(&t, prev, cur);
+    __m256i flags = _mm256_or_si256(errors, avx2_escaped(prev, cur));
     uint32_t bad = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(flags, zero));
     if (bad != 0) {
-      size_t j = i + (unsigned)__builtin_ctz(bad);
-      return kept_before(p, j < n ? j : n);
+      uint32_t err = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(errors, zero));
+      size_t end = kept_through(p, n, i, bad, err);
+      if (end != SIZE_MAX) return end;
     }
     if (n - i < 32) return n;
     prev = cur;
@@ -640,26 +689,40 @@ SSSE3 static inline __m128i ssse3_escaped(__m128i prev, __m128i cur) {
   return _mm_or_si128(pair, ascii);
 }
 
+/* avx2_last_block with 16-byte blocks. */
+SSSE3 static inline __m128i ssse3_last_block(const uint8_t *p, size_t n, size_t left) {
+  uint8_t buf[32];
+  const __m128i spaces = _mm_set1_epi8(' ');
+  _mm_storeu_si128((__m128i *)(buf + 16), spaces);
+  if (n >= 16) {
+    _mm_storeu_si128((__m128i *)buf, _mm_loadu_si128((const __m128i *)(p + n - 16)));
+    return _mm_loadu_si128((const __m128i *)(buf + 16 - left));
+  }
+  _mm_storeu_si128((__m128i *)buf, spaces);
+  if (n >= 8) {
+    memcpy(buf, p, 8);
+    memcpy(buf + n - 8, p + n - 8, 8);
+  } else {
+    memcpy(buf, p, n);
+  }
+  return _mm_loadu_si128((const __m128i *)buf);
+}
+
 /* json_kept_avx2 with 16-byte blocks. */
 SSSE3 static size_t json_kept_ssse3(const uint8_t *p, size_t n) {
   const ssse3_tables t = ssse3_load_tables();
   const __m128i zero = _mm_setzero_si128();
   __m128i prev = zero;
   for (size_t i = 0;; i += 16) {
-    __m128i cur;
-    if (n - i >= 16) {
-      cur = _mm_loadu_si128((const __m128i *)(p + i));
-    } else {
-      uint8_t buf[16];
-      memset(buf, ' ', sizeof buf);
-      memcpy(buf, p + i, n - i);
-      cur = _mm_loadu_si128((const __m128i *)buf);
-    }
-    __m128i flags = _mm_or_si128(ssse3_block_errors(&t, prev, cur), ssse3_escaped(prev, cur));
+    __m128i cur = n - i >= 16 ? _mm_loadu_si128((const __m128i *)(p + i))
+                              : ssse3_last_block(p, n, n - i);
+    __m128i errors = ssse3_block_errors(&t, prev, cur);
+    __m128i flags = _mm_or_si128(errors, ssse3_escaped(prev, cur));
     uint32_t bad = 0xffffu & ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(flags, zero));
     if (bad != 0) {
-      size_t j = i + (unsigned)__builtin_ctz(bad);
-      return kept_before(p, j < n ? j : n);
+      uint32_t err = 0xffffu & ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(errors, zero));
+      size_t end = kept_through(p, n, i, bad, err);
+      if (end != SIZE_MAX) return end;
     }
     if (n - i < 16) return n;
     prev = cur;
