@@ -242,9 +242,9 @@ static inline bool pbc_rt_json_escapes_code_point(uint32_t cp) {
 
 /* How many of the n bytes from p (p at the start of a code point) 3.21's
  * JSON escaper writes as they are, found in 16- or 32-byte blocks (x86-64
- * with SSSE3 or AVX2, as the validator in use; 0 elsewhere): a prefix of
- * whole code points, valid UTF-8 without a character it escapes, possibly
- * shorter than the longest such prefix (json_print.c judges the rest). */
+ * with SSSE3 or AVX2, as the validator in use; 0 elsewhere): the longest
+ * prefix of whole code points that is valid UTF-8 without a character it
+ * escapes (json_print.c judges from there). */
 size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n);
 
 /* The block validators behind pbc_rt_utf8_valid (runtime/utf8.c): AUTO is
