@@ -18,7 +18,10 @@
 //
 //   streaming_test --proto_path DIR --cases N [--seed S] [--max-depth D]
 //                  [--only-case K] [--verbose] [--dump FILE]
-// Prints "<passed> passed, <failed> failed".
+// Prints "<passed> passed, <failed> failed". PBC_DIFFTEST_SAMPLE=K in the
+// environment runs every K-th case only, as difftest does (the same cases as
+// the full run, floor(N/K) of them): the test suite's sanitizer pass sets it
+// (test/lit.cfg.py).
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/io/coded_stream.h>
@@ -518,6 +521,7 @@ struct Options {
   uint64_t seed = 20240601;
   unsigned max_depth = 5;
   long only_case = -1;
+  long sample = 1; // every sample-th case (PBC_DIFFTEST_SAMPLE)
   bool verbose = false;
   std::string dump; // the failing stream goes here
 };
@@ -541,8 +545,11 @@ int run(const Options &opt) {
   long passed = 0, failed = 0;
   size_t total_patches = 0, total_chunks = 0, deep_cases = 0;
   printf("seed: %llu\n", (unsigned long long)opt.seed);
+  long ran = 0;
   for (long k = 0; k < opt.cases; k++) {
-    if (opt.only_case >= 0 && k != opt.only_case) continue;
+    if (opt.only_case >= 0 ? k != opt.only_case : k % opt.sample != opt.sample - 1)
+      continue;
+    ran++;
     Rng r(opt.seed * 1000003 + (uint64_t)k);
     const char *root_name = roots[r.below(2)];
     const Descriptor *type = importer.pool()->FindMessageTypeByName(root_name);
@@ -656,7 +663,7 @@ int run(const Options &opt) {
     fprintf(stderr, "chunks %zu, patches %zu, deep cases %zu\n", total_chunks,
             total_patches, deep_cases);
   // The randomization must actually reach the patch path and deep chains.
-  if (opt.cases >= 100 && opt.only_case < 0 &&
+  if (ran >= 100 && opt.only_case < 0 &&
       (total_patches == 0 || deep_cases == 0)) {
     printf("coverage: patches %zu, deep cases %zu\n", total_patches, deep_cases);
     failed++;
@@ -669,6 +676,13 @@ int run(const Options &opt) {
 
 int main(int argc, char **argv) {
   Options opt;
+  if (const char *sample = getenv("PBC_DIFFTEST_SAMPLE")) {
+    opt.sample = atol(sample);
+    if (opt.sample < 1) {
+      fprintf(stderr, "PBC_DIFFTEST_SAMPLE must be 1 or more\n");
+      return 2;
+    }
+  }
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto next = [&]() -> const char * {
