@@ -1,5 +1,6 @@
 //===- CodeGen.cpp - LLVM IR to machine code ------------------------------===//
 #include "CodeGen.h"
+#include "PrebuiltRuntime.h"
 
 #include "pbc/Dialect/Proto/Naming.h"
 #include "pbc/Support/ABI.h"
@@ -602,6 +603,19 @@ Expected<std::unique_ptr<Module>> CodeGen::buildRuntimeModule() {
   mlir::TimingScope optimizing = stage("LLVM optimization");
   optimize(*module);
   return module;
+}
+
+Expected<std::string> CodeGen::emitRuntimeObject() {
+  if (options.prebuiltRuntime)
+    if (std::optional<StringRef> object = prebuiltRuntimeObject(options)) {
+      // Nothing to time but the copy; -v still lists the stage.
+      mlir::TimingScope copying = stage("runtime object (prebuilt)");
+      return object->str();
+    }
+  auto runtime = buildRuntimeModule();
+  if (!runtime)
+    return runtime.takeError();
+  return emit(**runtime, OutputKind::Object);
 }
 
 Expected<std::unique_ptr<Module>>

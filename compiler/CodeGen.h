@@ -35,6 +35,10 @@ struct CodeGenOptions {
   bool sanitizeCoverage = false;
   // The code is linked into a running process (Jit.h), not an executable.
   bool jit = false;
+  // An archive's runtime object is the copy pbc was built with for these
+  // options when it has one (PrebuiltRuntime.h); false (pbc compile
+  // --no-prebuilt-runtime) compiles it anyway, to the same bytes.
+  bool prebuiltRuntime = true;
   // -v: translation, runtime linking and optimization are timed under this
   // scope (null: not timed).
   mlir::TimingScope *timing = nullptr;
@@ -53,15 +57,21 @@ public:
   /// optimizes it. The MLIR module is freed once translated: both forms of
   /// a 5,000-message schema at once doubled the peak memory. With
   /// `runtimeInOwnObject`, the runtime is only inlined: the code expects
-  /// the object of buildRuntimeModule next to it (an archive has both).
+  /// the object of emitRuntimeObject next to it (an archive has both).
   /// Fails with an internal error when a call, once the runtime is linked,
   /// does not have its callee's type.
   llvm::Expected<std::unique_ptr<llvm::Module>>
   buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, llvm::StringRef name,
               bool runtimeInOwnObject);
 
-  /// The whole runtime, optimized, as a module of its own.
-  llvm::Expected<std::unique_ptr<llvm::Module>> buildRuntimeModule();
+  /// The object an archive's pbc_runtime.o holds: the whole runtime,
+  /// optimized and emitted; a copy of those bytes when pbc was built with
+  /// them for these options (PrebuiltRuntime.h).
+  llvm::Expected<std::string> emitRuntimeObject();
+
+  /// The options with the target resolved: the triple normalized (the
+  /// host's when none was given) and the CPU named.
+  const CodeGenOptions &getOptions() const { return options; }
 
   /// Serializes an optimized module in the given form.
   llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind);
@@ -72,6 +82,8 @@ private:
   CodeGen(const CodeGenOptions &options, const llvm::Target *target);
   std::unique_ptr<llvm::TargetMachine> createMachine() const;
   llvm::Error linkRuntime(llvm::Module &module, bool inlineOnly);
+  /// The whole runtime, optimized, as a module of its own.
+  llvm::Expected<std::unique_ptr<llvm::Module>> buildRuntimeModule();
   void optimize(llvm::Module &module);
   /// A timer for one stage under options.timing (a no-op without -v).
   mlir::TimingScope stage(llvm::StringRef name) {

@@ -137,7 +137,7 @@ public:
         Expected<std::string> object =
             i < files.size()
                 ? compile(cg, module, {files[i]}, Emit::Obj, files[i])
-                : emitRuntime(cg);
+                : cg.emitRuntimeObject();
         if (object)
           members[i].data = std::move(*object);
         else
@@ -193,12 +193,6 @@ private:
     return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   }
 
-  Expected<std::string> emitRuntime(pbc::CodeGen &codegen) {
-    auto runtime = codegen.buildRuntimeModule();
-    if (!runtime)
-      return runtime.takeError();
-    return codegen.emit(**runtime, pbc::OutputKind::Object);
-  }
 
   /// Runs the lowering stages `first` to `last` on `module`, generating
   /// code for `files` (all when empty). With -v, MLIR's pass timers nest

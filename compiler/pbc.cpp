@@ -145,6 +145,12 @@ cl::list<Sanitizer> sanitize(
                clEnumValN(Sanitizer::Fuzzer, "fuzzer",
                           "libFuzzer coverage (link with -fsanitize=fuzzer)")),
     cl::sub(compileCmd), cl::cat(compileCat));
+cl::opt<bool> noPrebuiltRuntime(
+    "no-prebuilt-runtime",
+    cl::desc("Compile the archive's runtime object even where pbc has it "
+             "prebuilt for these options (the same bytes, ten seconds "
+             "later: for checking that they are)"),
+    cl::Hidden, cl::sub(compileCmd), cl::cat(compileCat));
 
 cl::opt<unsigned> jobs(
     "j",
@@ -350,6 +356,7 @@ pbc::DriverOptions codeOptions() {
     options.codegen.sanitizeAddress |= s == Sanitizer::Address;
     options.codegen.sanitizeCoverage |= s == Sanitizer::Fuzzer;
   }
+  options.codegen.prebuiltRuntime = !noPrebuiltRuntime;
   return options;
 }
 
