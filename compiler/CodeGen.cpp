@@ -85,14 +85,16 @@ std::string baselineFeatures(const Triple &triple) {
   return "";
 }
 
-/// The runtime bitcode for `module`'s architecture, parsed into `context`.
+/// The runtime bitcode for `module`'s architecture, read into `context`
+/// lazily: a function's body is parsed when the linker takes it, so a
+/// .proto file's object, which takes only what it calls, parses only that.
 /// Its triple and data layout become the module's so that the linker sees
 /// one target: the bitcode was compiled for the architecture, not for the
 /// exact triple the user asked for.
 Expected<std::unique_ptr<Module>> loadRuntime(const Module &module,
                                               LLVMContext &context) {
   Triple triple(module.getTargetTriple());
-  auto runtime = parseBitcodeFile(
+  auto runtime = getLazyBitcodeModule(
       MemoryBufferRef(runtimeBitcodeFor(triple.getArch()), "pbc_runtime.bc"),
       context);
   if (!runtime)

@@ -193,7 +193,6 @@ private:
     return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   }
 
-
   /// Runs the lowering stages `first` to `last` on `module`, generating
   /// code for `files` (all when empty). With -v, MLIR's pass timers nest
   /// under `time`, the driver's stage.

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "PrebuiltRuntime.h"
 
-
 namespace {
 
 struct PrebuiltRuntime {

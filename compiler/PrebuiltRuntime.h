@@ -1,9 +1,9 @@
-//===- PrebuiltRuntime.h - archives' runtime objects, compiled once -*- C++ -*-===//
+//===- PrebuiltRuntime.h - runtime objects compiled with pbc ----*- C++ -*-===//
 //
 // Every archive pbc writes holds pbc_runtime.o: the whole runtime, optimized
 // and compiled for the archive's target. For one configuration those bytes
-// never change, yet compiling them took about ten seconds of LLVM, most of a
-// small schema's compile. So pbc's build runs pbc-runtime-objects, which
+// never change, yet compiling them took six to ten seconds of LLVM, most of
+// a small schema's compile. So pbc's build runs pbc-runtime-objects, which
 // compiles the runtime with pbc's own code generator (CodeGen, the same
 // code, the same options) for the configurations archives most often ask
 // for, and links the objects into pbc: an archive for one of those gets a

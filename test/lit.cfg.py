@@ -109,9 +109,9 @@ for arch in ("aarch64", "riscv64"):
 # runtime's unit tests under ASan + UBSan, in their own exec root.
 # compile_all.test only compiles and would just take time; the cross tests
 # link with the target's gcc and run under qemu, without an ASan runtime.
-# The random difftests run every SAMPLE-th of their cases there
-# (difftest.cpp, PBC_DIFFTEST_SAMPLE: the same cases as the first pass, a
-# twelfth of them). Under ASan + UBSan each case costs several times as
+# The random difftests, and the streaming writers' test, run every
+# SAMPLE-th of their cases there (difftest.cpp, streaming_test.cpp:
+# PBC_DIFFTEST_SAMPLE, the same cases as the first pass, a twelfth of them). Under ASan + UBSan each case costs several times as
 # much, most of it in the sanitizer's allocator under libprotobuf's
 # reference computations, while what this pass adds is what each sampled
 # case does to memory in pbc's code: the first pass checks every case's
