@@ -5,7 +5,7 @@
 # records with pointers) and, among them, the bytes of the messages'
 # descriptions (pbc/desc.h: the pbc__*_desc, _desc_data, _links, _prototype,
 # _enum and _enum_data symbols, from `nm --print-size`). With --cpp, the same schema
-# through protoc --cpp_out and clang++ -O2 -c, in the same run.
+# and its imports through protoc --cpp_out and clang++ -O2 -c, in the same run.
 #
 #   bench/compile-cost.sh [--pbc PATH] [--flags "-O2 -j1"] [--cpp] \
 #       -I DIR SCHEMA.proto [SCHEMA.proto...]
@@ -72,9 +72,17 @@ for schema in "${schemas[@]}"; do
     "$text" "$ro" "$relro" "$desc"
   if [ "$cpp" = 1 ]; then
     # protoc, then every generated .pb.cc, one after the other (as one
-    # core of a build would).
+    # core of a build would). pbc compiles a schema's imports into its
+    # archive, so the C++ side generates them too (all but the well-known
+    # types, which libprotobuf ships compiled): the files of the schema's
+    # descriptor set with its imports.
+    protoc "${include[@]}" --include_imports \
+      --descriptor_set_out="$out/set.pb" "$schema"
+    mapfile -t files < <(protoc --decode=google.protobuf.FileDescriptorSet \
+        google/protobuf/descriptor.proto < "$out/set.pb" |
+      sed -n 's/^  name: "\(.*\)"$/\1/p' | grep -v '^google/protobuf/')
     /usr/bin/time -f '%U %S %e %M' -o "$work/t0" \
-      protoc "${include[@]}" --cpp_out="$out/cpp" "$schema"
+      protoc --descriptor_set_in="$out/set.pb" --cpp_out="$out/cpp" "${files[@]}"
     total_cpu=$(awk '{print $1 + $2}' "$work/t0")
     total_wall=$(awk '{print $3}' "$work/t0")
     max_rss=$(awk '{print $4}' "$work/t0")

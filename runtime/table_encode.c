@@ -158,20 +158,36 @@ static PBC_NOINLINE size_t other_size_slow(const pbc_message_desc *d,
       return tag_size(f) + (f->type == PBC_TYPE_GROUP ? tag_size(f) : 1);
     return 0;
   }
-  return pbc_tbl_is_set_other(d, f, m) ? value_field_size(f, m + f->offset)
-                                   : 0;
+  return pbc_tbl_is_set_other(d, f, m)
+             ? value_field_size(f, m + f->offset)
+             : 0;
 }
 
-/* The same, with proto3's scalars inline: a proto3 message's fields are
- * all others. IMPLICIT is never a message (those are POINTER). */
+/* Whether a field without a presence bit is an empty repeated field or an
+ * absent sub-message outside a map entry: the usual others (google_message2
+ * passes four in each of its 1,000 group elements, each a call of the slow
+ * path before this test), which write nothing. */
+static PBC_ALWAYS_INLINE bool other_absent(const pbc_message_desc *d,
+                                           const pbc_field_desc *f,
+                                           const uint8_t *m) {
+  const uint8_t *at = m + f->offset;
+  if (f->kind == PBC_FIELD_REPEATED) return pbc_tbl_load_view(at).size == 0;
+  return f->kind == PBC_FIELD_POINTER && pbc_tbl_load_ptr(at) == NULL &&
+         !(d->flags & PBC_MESSAGE_MAP_ENTRY);
+}
+
+/* The same, with proto3's scalars and the absent others inline: a proto3
+ * message's fields are all others. IMPLICIT is never a message (those are
+ * POINTER). */
 static PBC_ALWAYS_INLINE size_t other_size(const pbc_message_desc *d,
                                            const pbc_field_desc *f,
                                            const uint8_t *m) {
-  if (f->kind == PBC_FIELD_IMPLICIT) {
+  /* Tested first: the fields of proto3 messages, most of them absent. */
+  if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) {
     const uint8_t *at = m + f->offset;
     return pbc_tbl_implicit_set(f, at) ? value_field_size(f, at) : 0;
   }
-  return other_size_slow(d, f, m);
+  return other_absent(d, f, m) ? 0 : other_size_slow(d, f, m);
 }
 
 /* A size needs no order: the fields whose presence bit is set (a BIT
@@ -211,7 +227,7 @@ PBC_NOINLINE size_t pbc_table_encoded_size(const pbc_message_desc *d,
  * exact size is checked and its bytes stored one by one. */
 enum { SLOP = 2 * PBC_MAX_VARINT_BYTES };
 
-static PBC_ALWAYS_INLINE bool room(const uint8_t *pos, const uint8_t *limit,
+static PBC_ALWAYS_INLINE bool room(const uint8_t *pos, uint8_t *limit,
                                    size_t n) {
   return (size_t)(pos - limit) >= n;
 }
@@ -263,70 +279,78 @@ static PBC_ALWAYS_INLINE uint8_t *element_back(uint8_t *pos, unsigned c,
   return varint_back(pos, varint_value(c, p), slack);
 }
 
-/* A scalar, string or bytes value with its tag. */
-static PBC_ALWAYS_INLINE uint8_t *value_back(uint8_t *pos,
+static PBC_NOINLINE uint8_t *put_value_tight(uint8_t *pos, uint8_t *limit,
+                                             const pbc_field_desc *f,
+                                             const uint8_t *p);
+
+/* A scalar, string or bytes value with its tag. `slack` (a constant): the
+ * fast form, whose room check is made in the value's case (SLOP bytes
+ * below pos, and a string's), so that the type is dispatched on once, and
+ * which leaves the field to put_value_tight where it fails; without it, the
+ * exact stores of put_value_tight, its room checked before. */
+static PBC_ALWAYS_INLINE uint8_t *value_back(uint8_t *pos, uint8_t *limit,
                                              const pbc_field_desc *f,
                                              const uint8_t *p, bool slack) {
   uint64_t v;
   pbc_wire_type wt;
   switch (enc_case(f)) {
   VARINT_CASES(v, p)
-  case ENC_FIXED32: {
+  case ENC_FIXED32:
+    if (slack && PBC_UNLIKELY(!room(pos, limit, SLOP))) goto tight;
     pos -= 4;
     memcpy(pos, p, 4);
     wt = PBC_WIRE_FIXED32;
     goto tag;
-  }
-  case ENC_FIXED64: {
+  case ENC_FIXED64:
+    if (slack && PBC_UNLIKELY(!room(pos, limit, SLOP))) goto tight;
     pos -= 8;
     memcpy(pos, p, 8);
     wt = PBC_WIRE_FIXED64;
     goto tag;
-  }
   default: {
     pbc_bytes b = pbc_tbl_load_view(p);
+    if (slack && PBC_UNLIKELY(!room(pos, limit, SLOP + b.size))) goto tight;
     pos = varint_back(data_back(pos, b.data, b.size), b.size, slack);
     wt = PBC_WIRE_LEN;
     goto tag;
   }
   }
+  if (slack && PBC_UNLIKELY(!room(pos, limit, SLOP))) goto tight;
   pos = varint_back(pos, v, slack);
   wt = PBC_WIRE_VARINT;
 tag:
   return tag_back(pos, f, wt, slack);
+tight:
+  return put_value_tight(pos, limit, f, p);
 }
 
-/* value_back near the limit: its exact size checked, its exact bytes
- * stored (an exactly sized buffer's first fields come here). */
-static PBC_NOINLINE uint8_t *put_value_tight(uint8_t *pos,
-                                             const uint8_t *limit,
+/* A present scalar, string or bytes value with its tag near the limit: its
+ * exact size checked, its exact bytes stored (an exactly sized buffer's
+ * first fields come here). */
+static PBC_NOINLINE uint8_t *put_value_tight(uint8_t *pos, uint8_t *limit,
                                              const pbc_field_desc *f,
                                              const uint8_t *p) {
   if (!room(pos, limit, value_field_size(f, p))) return NULL;
-  return value_back(pos, f, p, false);
+  return value_back(pos, limit, f, p, false);
 }
 
-/* A present scalar, string or bytes value with its tag: one room check,
- * a string's bytes and all. */
-static PBC_ALWAYS_INLINE uint8_t *put_value(uint8_t *pos, const uint8_t *limit,
+/* A present scalar, string or bytes value with its tag. */
+static PBC_ALWAYS_INLINE uint8_t *put_value(uint8_t *pos, uint8_t *limit,
                                             const pbc_field_desc *f,
                                             const uint8_t *p) {
-  size_t data = enc_case(f) == ENC_VIEW ? pbc_tbl_load_view(p).size : 0;
-  if (PBC_LIKELY(room(pos, limit, SLOP + data)))
-    return value_back(pos, f, p, true);
-  return put_value_tight(pos, limit, f, p);
+  return value_back(pos, limit, f, p, true);
 }
 
 /* A tag, and before it (below it in memory: after it on the wire) nothing
  * else: the group tags. */
-static uint8_t *put_tag(uint8_t *pos, const uint8_t *limit,
+static uint8_t *put_tag(uint8_t *pos, uint8_t *limit,
                         const pbc_field_desc *f, pbc_wire_type wt) {
   if (PBC_LIKELY(room(pos, limit, SLOP))) return tag_back(pos, f, wt, true);
   return room(pos, limit, tag_size(f)) ? tag_back(pos, f, wt, false) : NULL;
 }
 
 /* A length-delimited field's tag and length in front of its payload. */
-static uint8_t *put_length_tag(uint8_t *pos, const uint8_t *limit,
+static uint8_t *put_length_tag(uint8_t *pos, uint8_t *limit,
                                const pbc_field_desc *f, size_t n) {
   if (PBC_LIKELY(room(pos, limit, SLOP)))
     return tag_back(varint_back(pos, n, true), f, PBC_WIRE_LEN, true);
@@ -335,10 +359,10 @@ static uint8_t *put_length_tag(uint8_t *pos, const uint8_t *limit,
 }
 
 static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
-                            uint8_t *pos, const uint8_t *limit);
+                            uint8_t *pos, uint8_t *limit);
 
 /* A sub-message with its tag and length (or its group tags). */
-static uint8_t *put_embedded(uint8_t *pos, const uint8_t *limit,
+static uint8_t *put_embedded(uint8_t *pos, uint8_t *limit,
                              const pbc_field_desc *f,
                              const pbc_message_desc *sub, const uint8_t *s) {
   if (f->type == PBC_TYPE_GROUP) {
@@ -352,7 +376,7 @@ static uint8_t *put_embedded(uint8_t *pos, const uint8_t *limit,
 }
 
 /* A packed run's elements, without the tag and length. */
-static uint8_t *put_packed(uint8_t *pos, const uint8_t *limit,
+static uint8_t *put_packed(uint8_t *pos, uint8_t *limit,
                            const pbc_field_desc *f, pbc_bytes v,
                            size_t stride) {
   unsigned c = enc_case(f);
@@ -372,7 +396,7 @@ static uint8_t *put_packed(uint8_t *pos, const uint8_t *limit,
   return pos;
 }
 
-static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
+static uint8_t *put_repeated(uint8_t *pos, uint8_t *limit,
                              const pbc_message_desc *d,
                              const pbc_field_desc *f, const uint8_t *m) {
   pbc_bytes v = pbc_tbl_load_view(m + f->offset);
@@ -397,7 +421,7 @@ static uint8_t *put_repeated(uint8_t *pos, const uint8_t *limit,
 /* A field without a presence bit but proto3's scalars: repeated, messages,
  * oneof members, map entry fields. */
 static PBC_NOINLINE uint8_t *put_other_slow(uint8_t *pos,
-                                            const uint8_t *limit,
+                                            uint8_t *limit,
                                             const pbc_message_desc *d,
                                             const pbc_field_desc *f,
                                             const uint8_t *m) {
@@ -419,23 +443,27 @@ static PBC_NOINLINE uint8_t *put_other_slow(uint8_t *pos,
              : pos;
 }
 
-static PBC_ALWAYS_INLINE uint8_t *put_other(uint8_t *pos, const uint8_t *limit,
+static PBC_ALWAYS_INLINE uint8_t *put_other(uint8_t *pos, uint8_t *limit,
                                             const pbc_message_desc *d,
                                             const pbc_field_desc *f,
                                             const uint8_t *m) {
-  if (f->kind == PBC_FIELD_IMPLICIT) {
+  if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) { /* as other_size */
     const uint8_t *at = m + f->offset;
     return pbc_tbl_implicit_set(f, at) ? put_value(pos, limit, f, at) : pos;
   }
-  return put_other_slow(pos, limit, d, f, m);
+  return other_absent(d, f, m) ? pos : put_other_slow(pos, limit, d, f, m);
 }
 
 /* The fields whose presence bit in [from, to) is set, highest first. */
-static PBC_ALWAYS_INLINE uint8_t *put_bits(uint8_t *pos, const uint8_t *limit,
+static PBC_ALWAYS_INLINE uint8_t *put_bits(uint8_t *pos, uint8_t *limit,
                                            const pbc_message_desc *d,
                                            const uint8_t *m, uint32_t from,
                                            uint32_t to) {
   assert(from < to && to <= d->bit_count);
+  /* Read once: the stores through pos may alias the description, as far
+   * as the compiler knows, so each field would load them again. */
+  const pbc_field_desc *fields = d->fields;
+  const uint16_t *by_bit = d->by_bit;
   uint32_t last = (to - 1) / 32;
   for (uint32_t w = last + 1; w-- > from / 32 && pos;) {
     uint32_t bits = pbc_tbl_load32(m + w * 4);
@@ -444,7 +472,7 @@ static PBC_ALWAYS_INLINE uint8_t *put_bits(uint8_t *pos, const uint8_t *limit,
     while (bits && pos) {
       uint32_t high = 31 - (uint32_t)__builtin_clz(bits);
       bits &= ~(UINT32_C(1) << high);
-      const pbc_field_desc *f = &d->fields[d->by_bit[w * 32 + high]];
+      const pbc_field_desc *f = &fields[by_bit[w * 32 + high]];
       pos = put_value(pos, limit, f, m + f->offset);
     }
   }
@@ -458,20 +486,20 @@ static PBC_ALWAYS_INLINE uint8_t *put_bits(uint8_t *pos, const uint8_t *limit,
 static PBC_NOINLINE uint8_t *extendable_enc(const pbc_message_desc *d,
                                             const uint8_t *m, pbc_bytes u,
                                             uint8_t *pos,
-                                            const uint8_t *limit) {
-  uint8_t *lim = (uint8_t *)(uintptr_t)limit;
+                                            uint8_t *limit) {
   uint32_t k = d->ext_range_count;
-  pos = pbc_rt_put_unknown_part(d, u.data, u.size, k, pos, lim);
+  pos = pbc_rt_put_unknown_part(d, u.data, u.size, k, pos, limit);
   for (uint32_t i = d->field_count; i-- > 0 && pos;) {
     const pbc_field_desc *f = &d->fields[i];
     for (; k > 0 && d->ext_ranges[2 * (k - 1)] > f->number && pos; k--)
-      pos = pbc_rt_put_unknown_part(d, u.data, u.size, k - 1, pos, lim);
+      pos = pbc_rt_put_unknown_part(d, u.data, u.size, k - 1, pos, limit);
     if (pos == NULL) break;
     if (f->kind != PBC_FIELD_BIT) pos = put_other(pos, limit, d, f, m);
-    else if (pbc_tbl_is_set(d, f, m)) pos = put_value(pos, limit, f, m + f->offset);
+    else if (pbc_tbl_is_set(d, f, m))
+      pos = put_value(pos, limit, f, m + f->offset);
   }
   for (; k > 0 && pos; k--)
-    pos = pbc_rt_put_unknown_part(d, u.data, u.size, k - 1, pos, lim);
+    pos = pbc_rt_put_unknown_part(d, u.data, u.size, k - 1, pos, limit);
   return pos;
 }
 
@@ -481,7 +509,7 @@ static PBC_NOINLINE uint8_t *extendable_enc(const pbc_message_desc *d,
  * each of those is written after the set bits above it, from the
  * highest. A proto3 message's fields are all others. */
 static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
-                            uint8_t *pos, const uint8_t *limit) {
+                            uint8_t *pos, uint8_t *limit) {
   if (d->unknown_offset != PBC_NO_UNKNOWN_FIELDS) {
     pbc_bytes u = pbc_tbl_load_view(m + d->unknown_offset);
     if (u.size && d->ext_range_count)
@@ -509,10 +537,36 @@ static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
   return to && pos ? put_bits(pos, limit, d, m, 0, to) : pos;
 }
 
+/* Spans of up to SCRATCH bytes are encoded in a scratch buffer with SLOP
+ * bytes below the span, then copied to it. An exactly sized buffer's first
+ * SLOP bytes are written last, and there each field would check its exact
+ * size and store byte by byte (put_value_tight: about 50 instructions a
+ * field, five fields of google_message1); in the scratch every field takes
+ * the fast path, for one copy of the bytes. Larger spans keep the tight
+ * path, whose cost stays the same while the copy's would grow. */
+enum { SCRATCH = 512 };
+
+static uint8_t *encode_span(const pbc_message_desc *d, const uint8_t *m,
+                            uint8_t *end, uint8_t *limit) {
+  size_t cap = (size_t)(end - limit);
+  if (cap > SCRATCH) return message_enc(d, m, end, limit);
+  uint8_t scratch[SLOP + SCRATCH];
+  uint8_t *top = scratch + SLOP + cap;
+  /* Its limit is the scratch's start: the room checks then test the bytes
+   * against the span (SLOP + n below the position means n in the span),
+   * and the slack stores land in the scratch below it. What takes more
+   * than the span ends up below scratch + SLOP: it did not fit. */
+  uint8_t *first = message_enc(d, m, top, scratch);
+  if (first == NULL || first < scratch + SLOP) return NULL;
+  size_t n = (size_t)(top - first);
+  memcpy(end - n, first, n);
+  return end - n;
+}
+
 PBC_NOINLINE uint8_t *
 pbc_table_encode_backwards(const pbc_message_desc *d, const void *m,
                            uint8_t *end, uint8_t *limit) {
-  return message_enc(d, (const uint8_t *)m, end, limit);
+  return encode_span(d, (const uint8_t *)m, end, limit);
 }
 
 /* ---- Write, forwards through a scattered writer ---------------------------
@@ -633,7 +687,7 @@ static void write_message(const pbc_message_desc *d, const uint8_t *m,
     return;
   }
   /* Sized exactly, so it cannot fail. */
-  uint8_t *start = message_enc(d, m, room + size, room);
+  uint8_t *start = encode_span(d, m, room + size, room);
   assert(start == room);
   (void)start;
 }
