@@ -158,9 +158,8 @@ static PBC_NOINLINE size_t other_size_slow(const pbc_message_desc *d,
       return tag_size(f) + (f->type == PBC_TYPE_GROUP ? tag_size(f) : 1);
     return 0;
   }
-  return pbc_tbl_is_set_other(d, f, m)
-             ? value_field_size(f, m + f->offset)
-             : 0;
+  return pbc_tbl_is_set_other(d, f, m) ? value_field_size(f, m + f->offset)
+                                   : 0;
 }
 
 /* Whether a field without a presence bit is an empty repeated field or an
@@ -227,7 +226,7 @@ PBC_NOINLINE size_t pbc_table_encoded_size(const pbc_message_desc *d,
  * exact size is checked and its bytes stored one by one. */
 enum { SLOP = 2 * PBC_MAX_VARINT_BYTES };
 
-static PBC_ALWAYS_INLINE bool room(const uint8_t *pos, uint8_t *limit,
+static PBC_ALWAYS_INLINE bool room(const uint8_t *pos, const uint8_t *limit,
                                    size_t n) {
   return (size_t)(pos - limit) >= n;
 }
@@ -540,7 +539,7 @@ static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
 /* Spans of up to SCRATCH bytes are encoded in a scratch buffer with SLOP
  * bytes below the span, then copied to it. An exactly sized buffer's first
  * SLOP bytes are written last, and there each field would check its exact
- * size and store byte by byte (put_value_tight: about 50 instructions a
+ * size and store byte by byte (put_value_tight: about 60 instructions a
  * field, five fields of google_message1); in the scratch every field takes
  * the fast path, for one copy of the bytes. Larger spans keep the tight
  * path, whose cost stays the same while the copy's would grow. */
