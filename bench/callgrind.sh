@@ -11,7 +11,8 @@ datasets=("$@")
 codecs=(libprotobuf_parse libprotobuf_parse_arena pbc_parse pbc_parse_copy
         pbc_table_parse libprotobuf_dynamic_parse pbc_schema_parse pbc_jit_parse
         libprotobuf_serialize pbc_size_encode pbc_encode_exact
-        pbc_encode pbc_encode_at_end pbc_table_size_encode
+        pbc_encode pbc_encode_at_end pbc_table_size_encode pbc_table_encode_exact
+        pbc_table_encode_at_end
         libprotobuf_copy pbc_copy libprotobuf_merge pbc_merge libprotobuf_equal pbc_equal libprotobuf_reflect pbc_reflect
         libprotobuf_to_json pbc_to_json libprotobuf_from_json pbc_from_json
         libprotobuf_merge_parse pbc_merge_parse)

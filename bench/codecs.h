@@ -303,9 +303,11 @@ enum class PbcEncodeMode {
   Large,     // T_encode into a reused 1 MiB buffer: the bytes move to its front
   AtEnd,     // T_encode_at_end into the same buffer: they stay at its end
   // The table-driven codec (pbc_table_*: the message's description, no
-  // generated code), the same two ways as SizeFirst and Exact.
+  // generated code), the same ways as SizeFirst, Exact and AtEnd (the
+  // compact tier's T_encode_at_end, one walk into the large buffer).
   TableSizeFirst,
   TableExact,
+  TableAtEnd,
 };
 
 class PbcSerialize : public Codec {
@@ -346,6 +348,10 @@ public:
     case PbcEncodeMode::TableExact:
       return Each([&](const void *m, size_t i) {
         return pbc_table_encode(info_->desc, m, out, sizes_[i], &n);
+      });
+    case PbcEncodeMode::TableAtEnd:
+      return Each([&](const void *m, size_t) {
+        return pbc_table_encode_at_end(info_->desc, m, out, cap, &start, &n);
       });
     }
     return false;

@@ -65,6 +65,10 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) {
          return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableExact);
        }},
+      {"pbc_table_encode_at_end",
+       [](const Dataset &d) {
+         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableAtEnd);
+       }},
       {"libprotobuf_text_print",
        [](const Dataset &d) { return std::make_unique<LibprotobufText>(d, TextMode::Print); }},
       {"pbc_text_print",

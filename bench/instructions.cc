@@ -20,7 +20,8 @@ static const char *const kCodecs[] = {
     "pbc_parse_copy",    "pbc_size_encode",         "pbc_encode_exact",
     "pbc_encode",        "pbc_encode_at_end", "pbc_table_parse",
     "libprotobuf_dynamic_parse", "pbc_schema_parse", "pbc_jit_parse",
-    "pbc_table_size_encode", "libprotobuf_text_print", "pbc_text_print",
+    "pbc_table_size_encode", "pbc_table_encode_exact", "pbc_table_encode_at_end",
+    "libprotobuf_text_print", "pbc_text_print",
     "libprotobuf_text_parse", "pbc_text_parse", "libprotobuf_copy", "pbc_copy",
     "libprotobuf_merge", "pbc_merge", "libprotobuf_equal", "pbc_equal",
     "libprotobuf_merge_parse", "pbc_merge_parse", "libprotobuf_reflect", "pbc_reflect",
@@ -51,6 +52,10 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
   if (codec == "pbc_encode_at_end") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd);
   if (codec == "pbc_table_size_encode")
     return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableSizeFirst);
+  if (codec == "pbc_table_encode_exact")
+    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableExact);
+  if (codec == "pbc_table_encode_at_end")
+    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableAtEnd);
   if (codec == "libprotobuf_text_print") return std::make_unique<LibprotobufText>(d, TextMode::Print);
   if (codec == "pbc_text_print") return std::make_unique<PbcText>(d, TextMode::Print);
   if (codec == "libprotobuf_text_parse") return std::make_unique<LibprotobufText>(d, TextMode::Parse);

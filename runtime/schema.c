@@ -1438,6 +1438,10 @@ static bool describe(loader *l, lmsg *m) {
     if (zero) prototype = NULL;
   }
 
+  uint64_t *tags = alloc(l, (m->field_count + 1) * sizeof *tags);
+  if (!tags) return false;
+  for (uint32_t i = 0; i < m->field_count; i++)
+    tags[i] = pbc_tbl_tag_word(fields[i].number, pbc_tbl_written_wire(&fields[i]));
   uint16_t *by_bit = alloc(l, (bit_count + 1) * sizeof *by_bit);
   uint16_t *others = alloc(l, (other_count + 1) * sizeof *others);
   if (!by_bit || !others) return false;
@@ -1478,6 +1482,7 @@ static bool describe(loader *l, lmsg *m) {
   d->others = other_count ? others : NULL;
   d->ext_range_count = (uint16_t)m->ext_range_count;
   d->ext_ranges = m->ext_range_count ? m->ext_ranges : NULL;
+  d->tags = m->field_count ? tags : NULL;
 
   pbc_message_info *info = m->info;
   info->full_name = d->strings;

@@ -98,6 +98,23 @@ static inline size_t pbc_tbl_value_bytes(const pbc_message_desc *d,
   return pbc_tbl_link_message(d, f)->size;
 }
 
+/* A tag as pbc_message_desc.tags holds it: the varint of number << 3 | wt
+ * in the word's last n bytes, n in its first. */
+static inline uint64_t pbc_tbl_tag_word(uint32_t number, pbc_wire_type wt) {
+  uint64_t t = (uint64_t)number << 3 | (uint64_t)wt, bytes = 0;
+  unsigned n = 0;
+  for (; t >= 0x80; t >>= 7) bytes |= (uint64_t)((t & 0x7f) | 0x80) << (8 * n++);
+  bytes |= t << (8 * n++);
+  return bytes << (8 * (8 - n)) | n;
+}
+
+/* The wire type a field's tag has: its values' (pbc_tbl_wire_type), or LEN
+ * for a packed run. */
+static inline pbc_wire_type pbc_tbl_written_wire(const pbc_field_desc *f) {
+  return f->flags & PBC_FIELD_PACKED ? PBC_WIRE_LEN
+                                     : (pbc_wire_type)pbc_tbl_types[f->type].wire;
+}
+
 /* Unaligned loads and stores of struct members (the struct is aligned, but
  * arrays of views and elements are reached through byte offsets). */
 static inline uint32_t pbc_tbl_load32(const uint8_t *p) {

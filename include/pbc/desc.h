@@ -204,6 +204,13 @@ typedef struct pbc_message_desc {
    * (pbc_schema_load). The others are the linked ones (the pbc_exts
    * section). Encoders place the values of both. */
   const struct pbc_extension_info *const *extensions;
+  /* Parallel to fields: each field's tag as the encoders store it, one
+   * word that ends with it, so that a store of the word ending where the
+   * tag ends writes it: the varint of number << 3 | wire type (LEN for a
+   * packed run, START_GROUP for a group) in the word's last n bytes,
+   * little-endian, and n (1 to 5) in its first byte. NULL when field_count
+   * is 0. */
+  const uint64_t *tags;
 } pbc_message_desc;
 
 /* One value of an enum: its number and name (an offset in the enum's

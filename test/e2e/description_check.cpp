@@ -18,6 +18,7 @@
 #include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 
 namespace gp = google::protobuf;
 using gp::Descriptor;
@@ -118,7 +119,7 @@ class StaticChecker {
     if (m->default_count != with_default) return Fail("default_count");
     for (uint32_t i = 0; i < m->default_count; i++)
       if (!Default(d, m, m->defaults[i])) return false;
-    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || !ExtRanges(d, m) ||
+    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || !Tags(d, m) || !ExtRanges(d, m) ||
         (info && !Prototype(m, info)))
       return false;
     // Links last: they recurse.
@@ -218,6 +219,32 @@ class StaticChecker {
     if (m->other_count != others.size() ||
         (!others.empty() && memcmp(m->others, others.data(), others.size() * 2) != 0))
       return Fail("others");
+    return true;
+  }
+
+  // The tags: each field's as libprotobuf writes it (coded_stream's varint
+  // of WireFormatLite's tag: LEN for a packed field), ending its word,
+  // with its byte count in the first byte.
+  bool Tags(const Descriptor *d, const pbc_message_desc *m) {
+    using google::protobuf::internal::WireFormatLite;
+    if ((m->field_count == 0) != (m->tags == nullptr)) return Fail("tags (NULL)");
+    for (uint32_t i = 0; i < m->field_count; i++) {
+      const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(m->fields[i].number));
+      if (!fd) return Fail("tags (no field " + std::to_string(m->fields[i].number) + ")");
+      WireFormatLite::WireType wt =
+          fd->is_packed() ? WireFormatLite::WIRETYPE_LENGTH_DELIMITED
+                          : WireFormatLite::WireTypeForFieldType(
+                                static_cast<WireFormatLite::FieldType>(fd->type()));
+      uint8_t tag[8] = {};
+      uint8_t *end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
+          WireFormatLite::MakeTag(fd->number(), wt), tag);
+      size_t n = static_cast<size_t>(end - tag);
+      uint8_t word[8] = {static_cast<uint8_t>(n)};
+      memcpy(word + 8 - n, tag, n);
+      uint64_t want = 0;
+      for (int k = 7; k >= 0; k--) want = want << 8 | word[k];
+      if (m->tags[i] != want) return Fail("tag of field " + std::to_string(fd->number()));
+    }
     return true;
   }
 

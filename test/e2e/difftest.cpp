@@ -4737,6 +4737,8 @@ bool SameDescription(const pbc_message_desc *linked, const pbc_message_desc *loa
       (a.bit_count && memcmp(a.by_bit, b.by_bit, a.bit_count * sizeof *a.by_bit) != 0) ||
       (a.other_count && memcmp(a.others, b.others, a.other_count * sizeof *a.others) != 0))
     return fail("fields by presence");
+  if (a.field_count && memcmp(a.tags, b.tags, a.field_count * sizeof *a.tags) != 0)
+    return fail("tags");
   if (!a.prototype != !b.prototype) return fail("prototype (one is NULL)");
   if (a.prototype) {
     std::string x(static_cast<const char *>(a.prototype), a.size);

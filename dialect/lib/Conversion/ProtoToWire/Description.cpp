@@ -377,6 +377,19 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
         .set("value", defaultBits(value, strings));
     ++defaults;
   }
+  // Each field's tag as the encoders store it (pbc/desc.h's `tags`): a
+  // word ending with its written tag (a packed run's LEN tag, a group's
+  // START_GROUP), their count in its first byte. 64-bit words, still 8-byte
+  // aligned after the records.
+  size_t tagsAt = data.size();
+  for (const FieldPlan *f : m.byNumber) {
+    StringRef tag = f->writtenTag();
+    assert(!tag.empty() && tag.size() <= 5 && "a tag is 1 to 5 bytes");
+    std::string word(8, '\0');
+    word[0] = static_cast<char>(tag.size());
+    llvm::copy(tag, word.end() - tag.size());
+    data += word;
+  }
   // Records are multiples of 8 bytes: these 16-bit entries are aligned.
   auto append16 = [&](ArrayRef<uint16_t> entries) {
     for (uint16_t entry : entries) {
@@ -523,6 +536,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       .set("ext_ranges",
            pointerInto(cx, blob, rangesAt, m.extensionRanges.size()))
       .set("extensions", extList ? pointerInto(cx, extList, 0) : cx.null())
+      .set("tags", pointerInto(cx, blob, tagsAt, fields))
       .finish();
   return Description{desc, blob, stringsAt, prototype};
 }

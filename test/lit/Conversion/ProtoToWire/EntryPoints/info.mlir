@@ -26,13 +26,13 @@ proto.message @M.Inner file "a.proto" {
 // CHECK-SAME: !llvm.struct<(ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // full_name (in the description's pool: 2 fields of 16 bytes, 2 of names,
-// a lookup of 2 entries and 2 others of 2 bytes),
+// 2 tags of 8, a lookup of 2 entries and 2 others of 2 bytes),
 // struct_size, then the functions: init, decode, encoded_size, encode,
 // write, is_initialized, internal_decoder, encode_at_end, the
 // description, the JSON printer and parser (members are appended: records built
 // before keep their layout).
 // CHECK-NEXT: %[[POOL:.*]] = llvm.mlir.addressof @pbc__M_desc_data : !llvm.ptr
-// CHECK-NEXT: %[[NAME:.*]] = llvm.getelementptr inbounds %[[POOL]][56]
+// CHECK-NEXT: %[[NAME:.*]] = llvm.getelementptr inbounds %[[POOL]][72]
 // CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-NEXT: %[[INIT:.*]] = llvm.mlir.addressof @M_init : !llvm.ptr
 // CHECK-NEXT: %[[DECODE:.*]] = llvm.mlir.addressof @M_decode : !llvm.ptr
