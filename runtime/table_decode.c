@@ -500,8 +500,6 @@ pbc_table_decode_fields(const pbc_message_desc *desc, void *m,
   return message_dec(desc, (uint8_t *)m, p, end, d, group);
 }
 
-/* T_is_initialized from the description: every required field set, and
- * every sub-message held initialized too, through the tree. */
 /* When every check of d is a required field with a presence bit in the
  * first presence word: the mask of their bits, so that an element of a
  * repeated field is one test (google_message2's 1,000 group elements each
@@ -518,6 +516,8 @@ static bool required_mask(const pbc_message_desc *d, uint32_t *mask) {
   return true;
 }
 
+/* T_is_initialized from the description: every required field set, and
+ * every sub-message held initialized too, through the tree. */
 PBC_NOINLINE bool pbc_table_is_initialized(const pbc_message_desc *d,
                                            const void *msg) {
   const uint8_t *m = (const uint8_t *)msg;

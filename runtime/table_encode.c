@@ -173,7 +173,8 @@ static size_t repeated_size(const pbc_message_desc *d, const pbc_field_desc *f,
 }
 
 /* The size of a field without a presence bit: repeated, messages, oneof
- * members, map entry fields. */
+ * members, map entry fields (and proto3's scalars, which the walks test
+ * inline first). */
 static PBC_NOINLINE size_t other_size_slow(const pbc_message_desc *d,
                                            const pbc_field_desc *f,
                                            const uint8_t *m) {
@@ -205,22 +206,6 @@ static PBC_ALWAYS_INLINE bool other_absent(const pbc_message_desc *d,
          !(d->flags & PBC_MESSAGE_MAP_ENTRY);
 }
 
-/* The same, with proto3's scalars and the absent others inline: a proto3
- * message's fields are all others. IMPLICIT is never a message (those are
- * POINTER). */
-static PBC_ALWAYS_INLINE size_t other_size(const pbc_message_desc *d,
-                                           const pbc_field_desc *f,
-                                           uint64_t tag, const uint8_t *m) {
-  /* Tested first: the fields of proto3 messages, most of them absent. */
-  if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) {
-    const uint8_t *at = m + f->offset;
-    return pbc_tbl_implicit_set(f, at)
-               ? value_field_size(f, tag_word_size(tag), at)
-               : 0;
-  }
-  return other_absent(d, f, m) ? 0 : other_size_slow(d, f, m);
-}
-
 /* A size needs no order: the fields whose presence bit is set (a BIT
  * field is a scalar, string or bytes), then the fields without a bit. */
 static size_t message_size(const pbc_message_desc *d, const uint8_t *m) {
@@ -240,17 +225,21 @@ static size_t message_size(const pbc_message_desc *d, const uint8_t *m) {
   }
   if (d->bit_count == 0) /* every field is an other: no indirection */
     for (uint32_t i = 0; i < d->field_count; i++) {
-      /* other_size, an absent proto3 field passed first (as message_enc) */
+      /* An absent field passed at its first test (as in message_enc):
+       * most of a proto3 message's fields are absent. */
       const pbc_field_desc *f = &fields[i];
-      if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT) &&
-          !pbc_tbl_implicit_set(f, m + f->offset))
-        continue;
-      total += other_size(d, f, tags[i], m);
+      const uint8_t *at = m + f->offset;
+      if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) {
+        if (pbc_tbl_implicit_set(f, at))
+          total += value_field_size(f, tag_word_size(tags[i]), at);
+      } else if (!other_absent(d, f, m)) {
+        total += other_size_slow(d, f, m);
+      }
     }
   else
     for (uint32_t o = 0; o < d->other_count; o++) {
-      uint32_t i = d->others[o];
-      total += other_size(d, &fields[i], tags[i], m);
+      const pbc_field_desc *f = &fields[d->others[o]];
+      if (!other_absent(d, f, m)) total += other_size_slow(d, f, m);
     }
   return total;
 }
@@ -502,8 +491,8 @@ static uint8_t *put_repeated(uint8_t *pos, uint8_t *limit,
   return pos;
 }
 
-/* A field without a presence bit but proto3's scalars: repeated, messages,
- * oneof members, map entry fields. */
+/* A field without a presence bit: repeated, messages, oneof members, map
+ * entry fields (and proto3's scalars, which the walks test inline first). */
 static PBC_NOINLINE uint8_t *put_other_slow(uint8_t *pos,
                                             uint8_t *limit,
                                             const pbc_message_desc *d,
@@ -528,18 +517,6 @@ static PBC_NOINLINE uint8_t *put_other_slow(uint8_t *pos,
              : pos;
 }
 
-static PBC_ALWAYS_INLINE uint8_t *put_other(uint8_t *pos, uint8_t *limit,
-                                            const pbc_message_desc *d,
-                                            const pbc_field_desc *f,
-                                            uint64_t tag, const uint8_t *m) {
-  if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) { /* as other_size */
-    const uint8_t *at = m + f->offset;
-    return pbc_tbl_implicit_set(f, at) ? put_value(pos, limit, f, tag, at)
-                                       : pos;
-  }
-  return other_absent(d, f, m) ? pos : put_other_slow(pos, limit, d, f, m);
-}
-
 /* A message with extension ranges and unknown fields: field by field,
  * highest number first, each range's extensions written where its numbers
  * fall among the fields and the other unknown fields last
@@ -555,7 +532,7 @@ static PBC_NOINLINE uint8_t *extendable_enc(const pbc_message_desc *d,
     for (; k > 0 && d->ext_ranges[2 * (k - 1)] > f->number && pos; k--)
       pos = pbc_rt_put_unknown_part(d, u.data, u.size, k - 1, pos, limit);
     if (pos == NULL) break;
-    if (f->kind != PBC_FIELD_BIT) pos = put_other(pos, limit, d, f, d->tags[i], m);
+    if (f->kind != PBC_FIELD_BIT) pos = put_other_slow(pos, limit, d, f, m);
     else if (pbc_tbl_is_set(d, f, m))
       pos = put_value(pos, limit, f, d->tags[i], m + f->offset);
   }
@@ -589,8 +566,8 @@ static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
   if (d->bit_count == 0) { /* every field is an other: no indirection */
     assert(d->other_count == d->field_count);
     for (uint32_t i = d->field_count; i-- > 0;) {
-      /* put_other, with an absent field's `continue` before the test of
-       * the position: most of a proto3 message's fields are absent. */
+      /* An absent field passed before the test of the position: most of
+       * a proto3 message's fields are absent. */
       const pbc_field_desc *f = &fields[i];
       const uint8_t *at = m + f->offset;
       if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) {
@@ -616,7 +593,7 @@ static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
       assert(w * 32 + high < d->bit_count && word_fields[high] != PBC_NO_FIELD);
       uint32_t i = word_fields[high];
       /* The others above field i; out of line but for the absent ones
-       * (put_other inline keeps registers from this loop). */
+       * (inline, their writes keep registers from this loop). */
       while (next > (int32_t)i) {
         const pbc_field_desc *g = &fields[next];
         if (!other_absent(d, g, m)) {

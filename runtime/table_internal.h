@@ -101,7 +101,7 @@ static inline size_t pbc_tbl_value_bytes(const pbc_message_desc *d,
 /* A tag as pbc_message_desc.tags holds it: the varint of number << 3 | wt
  * in the word's last n bytes, n in its first. */
 static inline uint64_t pbc_tbl_tag_word(uint32_t number, pbc_wire_type wt) {
-  uint64_t t = (uint64_t)number << 3 | (uint64_t)wt, bytes = 0;
+  uint64_t t = pbc_make_tag(number, wt), bytes = 0;
   unsigned n = 0;
   for (; t >= 0x80; t >>= 7) bytes |= (uint64_t)((t & 0x7f) | 0x80) << (8 * n++);
   bytes |= t << (8 * n++);
@@ -111,8 +111,7 @@ static inline uint64_t pbc_tbl_tag_word(uint32_t number, pbc_wire_type wt) {
 /* The wire type a field's tag has: its values' (pbc_tbl_wire_type), or LEN
  * for a packed run. */
 static inline pbc_wire_type pbc_tbl_written_wire(const pbc_field_desc *f) {
-  return f->flags & PBC_FIELD_PACKED ? PBC_WIRE_LEN
-                                     : (pbc_wire_type)pbc_tbl_types[f->type].wire;
+  return f->flags & PBC_FIELD_PACKED ? PBC_WIRE_LEN : pbc_tbl_wire_type(f);
 }
 
 /* Unaligned loads and stores of struct members (the struct is aligned, but
