@@ -1400,7 +1400,8 @@ static bool describe(loader *l, lmsg *m) {
         .link = (uint16_t)link,
         .type = f->type,
         .kind = f->kind,
-        .flags = f->flags};
+        .flags = f->flags,
+        .zero_test = pbc_zero_test_of(f->kind, f->type)};
     names[i].name = pool_add(&p, f->name, strlen(f->name));
     names[i].json_name = strcmp(f->name, f->json_name) == 0
                              ? names[i].name

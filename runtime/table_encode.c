@@ -229,7 +229,7 @@ static size_t message_size(const pbc_message_desc *d, const uint8_t *m) {
        * most of a proto3 message's fields are absent. */
       const pbc_field_desc *f = &fields[i];
       const uint8_t *at = m + f->offset;
-      if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) {
+      if (PBC_LIKELY(f->zero_test != PBC_ZERO_TEST_NONE)) { /* IMPLICIT */
         if (pbc_tbl_implicit_set(f, at))
           total += value_field_size(f, tag_word_size(tags[i]), at);
       } else if (!other_absent(d, f, m)) {
@@ -570,7 +570,7 @@ static uint8_t *message_enc(const pbc_message_desc *d, const uint8_t *m,
        * a proto3 message's fields are absent. */
       const pbc_field_desc *f = &fields[i];
       const uint8_t *at = m + f->offset;
-      if (PBC_LIKELY(f->kind == PBC_FIELD_IMPLICIT)) {
+      if (PBC_LIKELY(f->zero_test != PBC_ZERO_TEST_NONE)) { /* IMPLICIT */
         if (!pbc_tbl_implicit_set(f, at)) continue;
         pos = put_value(pos, limit, f, tags[i], at);
       } else {

@@ -218,14 +218,18 @@ static inline void pbc_tbl_mark_present(const pbc_message_desc *d,
 }
 
 /* Whether an IMPLICIT field is set (written, printed): not zero (floats by
- * their bits, so -0.0 is set), not empty. */
+ * their bits, so -0.0 is set), not empty. Through zero_test, not the type:
+ * the encoder's proto3 walks test every field this way. */
 static inline bool pbc_tbl_implicit_set(const pbc_field_desc *f,
                                         const uint8_t *at) {
-  switch (pbc_tbl_type_of(f)->bytes) {
-  case 0: return pbc_tbl_load_view(at).size != 0;
-  case 1: return *at != 0;
-  case 4: return pbc_tbl_load32(at) != 0;
-  default: return pbc_tbl_load64(at) != 0;
+  assert(f->kind == PBC_FIELD_IMPLICIT);
+  switch (f->zero_test) {
+  case PBC_ZERO_TEST_8: return *at != 0;
+  case PBC_ZERO_TEST_32: return pbc_tbl_load32(at) != 0;
+  case PBC_ZERO_TEST_64: return pbc_tbl_load64(at) != 0;
+  default:
+    assert(f->zero_test == PBC_ZERO_TEST_VIEW);
+    return pbc_tbl_load_view(at).size != 0;
   }
 }
 

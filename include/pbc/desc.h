@@ -79,6 +79,36 @@ enum {
   PBC_FIELD_MAP = 32         /* a map: repeated entries of the linked message */
 };
 
+/* pbc_field_desc.zero_test: what an IMPLICIT field's member holds that is
+ * zero exactly when the field is absent, so that a walk over a proto3
+ * message (mostly absent fields) passes one with a load and a compare, not
+ * through the type. Derived from kind and type; every other kind has NONE. */
+enum {
+  PBC_ZERO_TEST_NONE = 0,
+  PBC_ZERO_TEST_8 = 1,   /* a bool: its byte */
+  PBC_ZERO_TEST_32 = 4,  /* a 4-byte scalar's bits (-0.0f is set) */
+  PBC_ZERO_TEST_64 = 8,  /* an 8-byte scalar's bits */
+  PBC_ZERO_TEST_VIEW = 16 /* a string or bytes: its view's size */
+};
+
+/* The zero_test of a field of this kind and type: the one rule the
+ * compiler's descriptions and the run-time schemas follow. */
+static inline uint8_t pbc_zero_test_of(uint8_t kind, uint8_t type) {
+  if (kind != PBC_FIELD_IMPLICIT) return PBC_ZERO_TEST_NONE;
+  switch (type) {
+  case PBC_TYPE_BOOL: return PBC_ZERO_TEST_8;
+  case PBC_TYPE_STRING:
+  case PBC_TYPE_BYTES: return PBC_ZERO_TEST_VIEW;
+  case PBC_TYPE_DOUBLE:
+  case PBC_TYPE_INT64:
+  case PBC_TYPE_UINT64:
+  case PBC_TYPE_FIXED64:
+  case PBC_TYPE_SFIXED64:
+  case PBC_TYPE_SINT64: return PBC_ZERO_TEST_64;
+  default: return PBC_ZERO_TEST_32;
+  }
+}
+
 /* One field, 16 bytes. A message's fields are sorted by number. */
 typedef struct pbc_field_desc {
   uint32_t number;
@@ -88,7 +118,7 @@ typedef struct pbc_field_desc {
   uint8_t type;      /* pbc_field_type */
   uint8_t kind;      /* pbc_field_kind */
   uint8_t flags;     /* PBC_FIELD_* */
-  uint8_t reserved;  /* zero */
+  uint8_t zero_test; /* PBC_ZERO_TEST_* */
 } pbc_field_desc;
 
 /* A field's names: offsets into the message's string pool. */

@@ -315,7 +315,9 @@ class StaticChecker {
            flag(PBC_FIELD_CLOSED_ENUM, proto2_enum, "closed enum") &&
            flag(PBC_FIELD_REQUIRED, fd->is_required(), "required") &&
            flag(PBC_FIELD_MAP, fd->is_map(), "map") &&
-           flag(PBC_FIELD_DEFAULT, has_default, "default") && f.reserved == 0;
+           flag(PBC_FIELD_DEFAULT, has_default, "default") &&
+           // An implicit field's zero test names its member's width (a view's 16).
+           (f.zero_test == (kind == PBC_FIELD_IMPLICIT ? bytes : 0) || Fail("zero test"));
   }
 
   bool Default(const Descriptor *d, const pbc_message_desc *m, const pbc_default &def) {

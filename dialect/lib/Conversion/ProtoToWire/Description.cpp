@@ -348,7 +348,8 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
         .set("type", static_cast<uint8_t>(f->type->type))
         .set("kind", kindOf(*f))
         .set("flags", flagsOf(*f))
-        .set("reserved", 0);
+        .set("zero_test", pbc_zero_test_of(kindOf(*f),
+                                           static_cast<uint8_t>(f->type->type)));
   // A lite message's description names no field or oneof: LITE_RUNTIME
   // drops what only reflection by name reads.
   bool names = m.op.hasNames();

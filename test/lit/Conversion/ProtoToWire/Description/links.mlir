@@ -33,10 +33,10 @@ proto.message @User file "f.proto" {
 // object defines them.
 // CHECK: llvm.mlir.global external constant @pbc__Other_enum() {{.*}} : !llvm.struct<(ptr, ptr, ptr, i32, i32)>{{$}}
 // CHECK-NEXT: llvm.mlir.global external constant @pbc__Peer_desc() {{.*}} : !llvm.struct<{{.*}}>{{$}}
-// An implicit (0) open enum field, no flags, link 0; a POINTER (3) message,
-// link 1.
+// An implicit (0) open enum field, no flags, link 0, tested as 4 bytes; a
+// POINTER (3) message, link 1.
 // CHECK-NEXT: llvm.mlir.global internal constant @pbc__User_desc_data("
-// CHECK-SAME: \01\00\00\00\18\00\00\00\00\00\00\00\0E\00\00\00
+// CHECK-SAME: \01\00\00\00\18\00\00\00\00\00\00\00\0E\00\00\04
 // CHECK-SAME: \02\00\00\00\00\00\00\00\00\00\01\00\0B\03\00\00
 // After the names and the lookup (2 in entry 0, 1 in entry 1): p among the
 // checks, since Peer is e.proto's, whose fields this file's code does not
