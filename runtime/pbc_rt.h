@@ -404,6 +404,10 @@ void pbc_json_put_bool(pbc_json_printer *p, bool v);
 void pbc_json_put_string(pbc_json_printer *p, const uint8_t *s, size_t n);
 void pbc_json_put_bytes(pbc_json_printer *p, const uint8_t *s, size_t n);
 void pbc_json_put_enum(pbc_json_printer *p, const pbc_enum_info *e, int32_t v);
+/* A repeated field's n elements of a number or bool type (`type`, a
+ * pbc_field_type; not an enum), each behind a comma: one call a list. */
+void pbc_json_put_run(pbc_json_printer *p, uint32_t type, const uint8_t *data,
+                      size_t n);
 void pbc_json_put_field(pbc_json_printer *p, const pbc_message_desc *d,
                         uint32_t index, const void *m);
 /* d's message at m as a JSON value (a well-known type's form, extensions

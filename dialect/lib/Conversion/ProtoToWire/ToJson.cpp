@@ -193,6 +193,16 @@ void JsonBuilder::putField(const MessagePlan &m, Value msg, const FieldPlan &f,
     if (f.isRepeated()) {
       Value data = cx.viewData(addr);
       Value mark = cx.callRuntime(Runtime::pbc_json_begin_list, {p});
+      const FieldTypeInfo &type = *f.type;
+      if (!type.isMessage() && !type.isView() &&
+          type.type != FieldType::Enum) {
+        // Numbers and bools: one call formats the run, no call an element.
+        cx.callRuntime(Runtime::pbc_json_put_run,
+                       {p, cx.cst(cx.i32, static_cast<int64_t>(type.type)),
+                        data, loaded});
+        cx.callRuntime(Runtime::pbc_json_end_list, {p, mark});
+        return;
+      }
       b.create<scf::ForOp>(
           loc, cx.cst(cx.i64, 0), loaded, cx.cst(cx.i64, 1), ValueRange(),
           [&](OpBuilder &, Location, Value i, ValueRange) {

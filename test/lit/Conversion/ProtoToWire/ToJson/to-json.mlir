@@ -1,9 +1,10 @@
 // ToJson.cpp: pbc__T_json prints a message's fields as JSON members, in
 // number order, each behind the binary writer's presence test: its name a
 // constant `,"name":` (two, chosen by the printer, when the json_name
-// differs), its value one runtime call by type; the begin and end of the
-// object around them. Maps and names that need escaping are the runtime's,
-// field by field; messages whose JSON is not their fields, whole.
+// differs), its value one runtime call by type (a list of numbers or bools
+// one call for the run); the begin and end of the object around them. Maps
+// and names that need escaping are the runtime's, field by field; messages
+// whose JSON is not their fields, whole.
 // RUN: pbc-opt %s -split-input-file -proto-layout -proto-to-wire | FileCheck %s
 
 proto.file "j.proto" package "" proto3 imports []
@@ -21,6 +22,7 @@ proto.message @J file "j.proto" {
   proto.field "subs" = 8 : message<@J> repeated
   proto.field "odd" = 9 : double implicit json "a<b"
   proto.field "by_name" = 10 : message<@J.ByNameEntry> repeated
+  proto.field "colors" = 11 : enum<@Color> repeated packed
 }
 proto.message @J.ByNameEntry file "j.proto" map_entry {
   proto.field "key" = 1 : string implicit
@@ -52,19 +54,20 @@ proto.message @J.ByNameEntry file "j.proto" map_entry {
 // sub: present when the pointer is not null; its own printer.
 // CHECK: %[[SUB:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: llvm.call @pbc__J_json(%[[SUB]], %arg1)
-// vals: a list, each element behind a comma; floats by their bits.
-// CHECK: %[[LIST:.*]] = llvm.call @pbc_json_begin_list(%arg1)
-// CHECK: scf.for
-// CHECK: llvm.mlir.addressof @pbc__json_comma
-// CHECK: llvm.bitcast %{{.*}} : f32 to i32
-// CHECK: llvm.call @pbc_json_put_float(
-// CHECK: llvm.call @pbc_json_end_list(%arg1, %[[LIST]])
+// vals: a list of numbers, one call for the run: the type (float, 2), the
+// elements and their count.
+// CHECK: %[[VALS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[LIST:.*]] = llvm.call @pbc_json_begin_list(%arg1)
+// CHECK-NEXT: %[[FLOAT:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: llvm.call @pbc_json_put_run(%arg1, %[[FLOAT]], %[[VALS]], %{{.*}}) : (!llvm.ptr, i32, !llvm.ptr, i64) -> ()
+// CHECK-NEXT: llvm.call @pbc_json_end_list(%arg1, %[[LIST]])
 // color: by name, from the enum's info.
 // CHECK: %[[ENUM:.*]] = llvm.mlir.addressof @pbc__Color_enum
 // CHECK-NEXT: llvm.call @pbc_json_put_enum(%arg1, %[[ENUM]],
 // CHECK: llvm.call @pbc_json_put_bool(
-// subs: each element the struct itself.
+// subs: each element behind a comma, the struct itself.
 // CHECK: scf.for
+// CHECK: llvm.mlir.addressof @pbc__json_comma
 // CHECK: %[[AT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}]
 // CHECK-NEXT: llvm.call @pbc__J_json(%[[AT]], %arg1)
 // odd's json_name needs escaping, by_name is a map: the runtime prints
@@ -74,6 +77,11 @@ proto.message @J.ByNameEntry file "j.proto" map_entry {
 // CHECK-NEXT: llvm.call @pbc_json_put_field(%arg1, %[[DESC]], %[[I8]], %arg0)
 // CHECK: %[[I9:.*]] = arith.constant 9 : i32
 // CHECK-NEXT: llvm.call @pbc_json_put_field(%arg1, %{{.*}}, %[[I9]], %arg0)
+// colors: a list of enums is not a run: element by element, by name.
+// CHECK: llvm.call @pbc_json_begin_list(%arg1)
+// CHECK: scf.for
+// CHECK: llvm.call @pbc_json_put_enum(
+// CHECK: llvm.call @pbc_json_end_list(
 // CHECK: llvm.call @pbc_json_end_object(%arg1, %[[MARK]])
 // CHECK-NEXT: }
 // CHECK-NEXT: llvm.return
