@@ -659,6 +659,32 @@ static PBC_ALWAYS_INLINE void int_run(printer *p, uint8_t type, size_t stride,
   }
 }
 
+static void real_run(printer *p, bool is_float, const uint8_t *v, size_t n,
+                     bool comma) {
+  enum { LONGEST = 1 + PBC_FORMAT_REAL_MAX }; /* a comma, the text, its NUL */
+  pbc_sink *o = &p->out;
+  size_t stride = is_float ? 4 : 8;
+  for (const uint8_t *end = v + n * stride; v != end; v += stride, comma = true) {
+    double d;
+    if (is_float) {
+      float f;
+      memcpy(&f, v, 4);
+      d = f;
+    } else {
+      memcpy(&d, v, 8);
+    }
+    if (__builtin_isfinite(d) && p->status == PBC_OK && o->w == NULL &&
+        o->len <= o->cap && LONGEST <= o->cap - o->len) {
+      char *at = o->buf + o->len;
+      *at = ',';
+      o->len += comma + pbc_format_real(at + comma, d, is_float);
+      continue;
+    }
+    if (comma) put(p, ",", 1);
+    put_real(p, &kValue, d, is_float); /* "NaN", "Infinity", or no room */
+  }
+}
+
 static void put_run(printer *p, uint8_t type, const uint8_t *v, size_t n,
                     bool comma) {
   assert(is_run_type(type));
@@ -678,13 +704,8 @@ static void put_run(printer *p, uint8_t type, const uint8_t *v, size_t n,
   case PBC_TYPE_BOOL:
     int_run(p, PBC_TYPE_BOOL, 1, v, n, comma);
     return;
-  default: { /* a float or double: pbc_format_real's own buffer */
-    size_t stride = type == PBC_TYPE_FLOAT ? 4 : 8;
-    for (size_t k = 0; k < n; k++, comma = true) {
-      if (comma) put(p, ",", 1);
-      put_scalar(p, &kValue, type, NULL, v + k * stride);
-    }
-  }
+  default: /* a float or double: in place too, when finite */
+    real_run(p, type == PBC_TYPE_FLOAT, v, n, comma);
   }
 }
 
