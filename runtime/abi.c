@@ -104,3 +104,6 @@ PBC_CHECK_VIEW(pbc_abi_repeated)
                      sizeof(pbc_abi_##type),                                   \
                  "abi.def: " #Record "." #member " has another size");
 #include "abi.def"
+
+/* A view's zero test is its width, as pbc_type_value_bytes gives it. */
+_Static_assert(PBC_ZERO_TEST_VIEW == PBC_VIEW_BYTES, "desc.h: a view's bytes");

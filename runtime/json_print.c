@@ -615,13 +615,11 @@ static PBC_ALWAYS_INLINE size_t format_element(char *d, uint8_t type,
     return pbc_format_i64(d, (int32_t)pbc_tbl_load32(v));
   case PBC_TYPE_UINT32:
     return pbc_format_u64(d, pbc_tbl_load32(v));
-  case PBC_TYPE_INT64: { /* the 64-bit types are quoted */
-    size_t n = pbc_format_i64(d + 1, (int64_t)pbc_tbl_load64(v));
-    d[0] = d[n + 1] = '"';
-    return n + 2;
-  }
-  case PBC_TYPE_UINT64: {
-    size_t n = pbc_format_u64(d + 1, pbc_tbl_load64(v));
+  case PBC_TYPE_INT64:
+  case PBC_TYPE_UINT64: { /* the 64-bit types are quoted */
+    uint64_t x = pbc_tbl_load64(v);
+    size_t n = type == PBC_TYPE_INT64 ? pbc_format_i64(d + 1, (int64_t)x)
+                                      : pbc_format_u64(d + 1, x);
     d[0] = d[n + 1] = '"';
     return n + 2;
   }
@@ -1215,7 +1213,6 @@ size_t pbc_json_begin_list(printer *p) { return begin_compiled(p); }
 void pbc_json_end_list(printer *p, size_t mark) {
   end_compiled(p, mark, '[', ']');
 }
-
 
 PBC_NOINLINE void pbc_json_put_i32(printer *p, int32_t v) {
   put_int(p, &kValue, (uint64_t)(int64_t)v, true, false);

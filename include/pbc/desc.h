@@ -91,22 +91,28 @@ enum {
   PBC_ZERO_TEST_VIEW = 16 /* a string or bytes: its view's size */
 };
 
-/* The zero_test of a field of this kind and type: the one rule the
- * compiler's descriptions and the run-time schemas follow. */
-static inline uint8_t pbc_zero_test_of(uint8_t kind, uint8_t type) {
-  if (kind != PBC_FIELD_IMPLICIT) return PBC_ZERO_TEST_NONE;
+/* Bytes a value of a scalar, string or bytes type takes in its struct: 8,
+ * 4 or 1 (bool), a {data, size} view 16 (pbc.h's PBC_VIEW_BYTES). */
+static inline uint8_t pbc_type_value_bytes(uint8_t type) {
   switch (type) {
-  case PBC_TYPE_BOOL: return PBC_ZERO_TEST_8;
-  case PBC_TYPE_STRING:
-  case PBC_TYPE_BYTES: return PBC_ZERO_TEST_VIEW;
-  case PBC_TYPE_DOUBLE:
-  case PBC_TYPE_INT64:
-  case PBC_TYPE_UINT64:
-  case PBC_TYPE_FIXED64:
-  case PBC_TYPE_SFIXED64:
-  case PBC_TYPE_SINT64: return PBC_ZERO_TEST_64;
-  default: return PBC_ZERO_TEST_32;
+  case PBC_TYPE_DOUBLE: case PBC_TYPE_INT64: case PBC_TYPE_UINT64:
+  case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64:
+    return 8;
+  case PBC_TYPE_BOOL:
+    return 1;
+  case PBC_TYPE_STRING: case PBC_TYPE_BYTES:
+    return 16;
+  default:
+    return 4;
   }
+}
+
+/* The zero_test of a field of this kind and type (its value's bytes when
+ * IMPLICIT): the one rule the compiler's descriptions and the run-time
+ * schemas follow. */
+static inline uint8_t pbc_zero_test_of(uint8_t kind, uint8_t type) {
+  return kind == PBC_FIELD_IMPLICIT ? pbc_type_value_bytes(type)
+                                    : PBC_ZERO_TEST_NONE;
 }
 
 /* One field, 16 bytes. A message's fields are sorted by number. */

@@ -143,19 +143,9 @@ typedef struct pbc_message_info {
  * message is a pointer). */
 static inline size_t pbc_field_value_bytes(const pbc_message_desc *d,
                                            const pbc_field_desc *f) {
-  switch (f->type) {
-  case PBC_TYPE_DOUBLE: case PBC_TYPE_INT64: case PBC_TYPE_UINT64:
-  case PBC_TYPE_FIXED64: case PBC_TYPE_SFIXED64: case PBC_TYPE_SINT64:
-    return 8;
-  case PBC_TYPE_BOOL:
-    return 1;
-  case PBC_TYPE_STRING: case PBC_TYPE_BYTES:
-    return PBC_VIEW_BYTES;
-  case PBC_TYPE_MESSAGE: case PBC_TYPE_GROUP:
+  if (f->type == PBC_TYPE_MESSAGE || f->type == PBC_TYPE_GROUP)
     return ((const pbc_message_desc *)d->links[f->link])->size;
-  default:
-    return 4;
-  }
+  return pbc_type_value_bytes(f->type);
 }
 
 /* NULL when no linked library defines `full_name`. Each message T's record
