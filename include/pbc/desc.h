@@ -111,8 +111,9 @@ static inline uint8_t pbc_type_value_bytes(uint8_t type) {
  * IMPLICIT): the one rule the compiler's descriptions and the run-time
  * schemas follow. */
 static inline uint8_t pbc_zero_test_of(uint8_t kind, uint8_t type) {
-  return kind == PBC_FIELD_IMPLICIT ? pbc_type_value_bytes(type)
-                                    : PBC_ZERO_TEST_NONE;
+  if (kind != PBC_FIELD_IMPLICIT)
+    return PBC_ZERO_TEST_NONE;
+  return pbc_type_value_bytes(type);
 }
 
 /* One field, 16 bytes. A message's fields are sorted by number. */
