@@ -388,7 +388,7 @@ static void put_real(printer *p, const slot *at, double v, bool is_float) {
     put_simple(p, at, s, strlen(s));
     return;
   }
-  char s[PBC_FORMAT_REAL_MAX];
+  char s[PBC_FORMAT_REAL_ROOM];
   put_simple(p, at, s, pbc_format_real(s, v, is_float));
 }
 
@@ -659,7 +659,7 @@ static PBC_ALWAYS_INLINE void int_run(printer *p, uint8_t type, size_t stride,
 
 static void real_run(printer *p, bool is_float, const uint8_t *v, size_t n,
                      bool comma) {
-  enum { LONGEST = 1 + PBC_FORMAT_REAL_MAX }; /* a comma, the text, its NUL */
+  enum { LONGEST = 1 + PBC_FORMAT_REAL_ROOM }; /* a comma, the text and scratch */
   pbc_sink *o = &p->out;
   size_t stride = is_float ? 4 : 8;
   for (const uint8_t *end = v + n * stride; v != end; v += stride, comma = true) {

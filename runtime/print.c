@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pbc/port.h"
 #include "print_internal.h"
 
 /* ---- Without snprintf ------------------------------------------------------
@@ -42,60 +43,110 @@ static const uint64_t kPow5[28] = {
 
 /* printf's %.<precision>g of the value digits * 10^(exp - precision + 1),
  * where digits has exactly `precision` digits, or is 10^precision (a
- * rounding that carried into a new digit: one digit less, exp + 1). */
-static size_t put_g(char *out, bool neg, uint64_t digits, int precision,
-                    int exp) {
+ * rounding that carried into a new digit: one digit less, exp + 1).
+ * precision is a constant where this is inlined: the digits go eight at a
+ * time into d (eight bytes of slack before it, for a first group that is
+ * shorter), and into out by copies of a fixed size that the scratch room
+ * (PBC_FORMAT_REAL_ROOM) takes past the text. */
+static PBC_ALWAYS_INLINE size_t put_g(char *out, bool neg, uint64_t digits,
+                                      int precision, int exp) {
   if (digits == kPow10[precision]) {
     digits = kPow10[precision - 1];
     exp++;
   }
-  char d[20];
-  pbc_digits_back(d + precision, digits); /* exactly `precision` digits */
+  char buf[8 + 48];
+  char *d = buf + 8;
+  /* No '0' before the first digit (the scan below), and nothing unset
+   * after the last (the fixed-size copies below). */
+  memset(buf, '.', sizeof buf);
+  int pos = precision;
+  for (; pos > 8; pos -= 8) {
+    pbc_put8_digits(d + pos - 8, (uint32_t)(digits % 100000000));
+    digits /= 100000000;
+  }
+  if (pos == 1) d[0] = (char)('0' + digits);
+  else pbc_put8_digits(d + pos - 8, (uint32_t)digits);
+  /* %g drops trailing zeros: the '0' bytes at the top of the words that
+   * end the digits (d[0] is not one). */
+  const uint64_t zeros = 0x3030303030303030ULL;
   int n = precision;
-  while (n > 1 && d[n - 1] == '0') n--; /* %g drops trailing zeros */
-  size_t k = 0;
-  if (neg) out[k++] = '-';
+  uint64_t w;
+  for (;;) {
+    memcpy(&w, d + n - 8, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    w ^= zeros;
+    if (w != 0) break;
+    n -= 8;
+  }
+  n -= __builtin_clzll(w) / 8;
+  size_t k = neg;
+  out[0] = '-';
   if (exp < -4 || exp >= precision) {
     out[k++] = d[0];
     if (n > 1) {
       out[k++] = '.';
-      memcpy(out + k, d + 1, (size_t)n - 1);
+      memcpy(out + k, d + 1, 16);
       k += (size_t)n - 1;
     }
     out[k++] = 'e';
     out[k++] = exp < 0 ? '-' : '+';
     int a = exp < 0 ? -exp : exp;
     if (a >= 100) out[k++] = (char)('0' + a / 100);
-    out[k++] = (char)('0' + a / 10 % 10);
-    out[k++] = (char)('0' + a % 10);
+    memcpy(out + k, pbc_digit_pairs + a % 100 * 2, 2);
+    k += 2;
   } else if (exp >= 0) {
-    int whole = exp + 1; /* digits before the point: whole <= precision */
-    for (int i = 0; i < whole; i++) out[k++] = i < n ? d[i] : '0';
-    if (n > whole) {
-      out[k++] = '.';
-      memcpy(out + k, d + whole, (size_t)(n - whole));
-      k += (size_t)(n - whole);
+    /* d[0, whole) before the point (the zeros %g dropped among them), the
+     * rest of the n after it. */
+    size_t whole = (size_t)exp + 1;
+    memcpy(out + k, d, 32);
+    if ((size_t)n > whole) {
+      out[k + whole] = '.';
+      memcpy(out + k + whole + 1, d + whole, 16);
+      k += (size_t)n + 1;
+    } else {
+      k += whole;
     }
   } else {
-    out[k++] = '0';
-    out[k++] = '.';
-    for (int i = 0; i < -exp - 1; i++) out[k++] = '0';
-    memcpy(out + k, d, (size_t)n);
-    k += (size_t)n;
+    /* "0.", -exp - 1 zeros (at most 3), the digits. */
+    memcpy(out + k, "0.000000", 8);
+    memcpy(out + k + 1 - exp, d, 32);
+    k += (size_t)(1 - exp + n);
   }
+  out[k] = '\0';
   return k;
 }
 
+/* 10^k as the double nearest it, k from -25 to 18, for the decimal
+ * exponent (below). */
+static const double kPow10Double[44] = {
+    1e-25, 1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17,
+    1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9,  1e-8,
+    1e-7,  1e-6,  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1e0,   1e1,
+    1e2,   1e3,   1e4,   1e5,   1e6,   1e7,   1e8,   1e9,   1e10,
+    1e11,  1e12,  1e13,  1e14,  1e15,  1e16,  1e17,  1e18};
 
-/* The text of m * 2^e (m > 0) into out, or 0 when out of this method's
- * range. lower_closer: m is the smallest mantissa of its exponent. */
-static size_t format_exact(char *out, bool neg, uint64_t m, int e,
-                           bool lower_closer, int hi, int lo) {
+/* The text of mag = m * 2^e (m > 0) into out, or 0 when out of this
+ * method's range. lower_closer: m is the smallest mantissa of its
+ * exponent. hi and lo are constants where this is inlined.
+ *
+ * The decimal exponent: the binary one times log10(2) gives it or one
+ * less, and mag against the power of ten above says which. That compare
+ * is exact but where the double nearest 10^k is below it and mag is that
+ * double (then the estimate is one too high); the product's digit count
+ * catches both misses and the loop takes the other exponent. */
+static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
+                                             uint64_t m, int e,
+                                             bool lower_closer, int hi,
+                                             int lo) {
   int bits = 64 - __builtin_clzll(m);
   /* floor(log10(2^(e + bits - 1))): v's decimal exponent or one less. */
   int b2 = e + bits - 1;
   int exp = b2 >= 0 ? (int)(((int64_t)b2 * 78913) >> 18)
                     : -(int)(((int64_t)-b2 * 78913 + (1 << 18) - 1) >> 18);
+  if (exp < -25 || exp > 17) return 0;
+  exp += mag >= kPow10Double[exp + 26];
   for (int attempt = 0; attempt < 2; attempt++) {
     int s = hi - 1 - exp;
     if (s < 0 || s > 32) return 0;
@@ -112,18 +163,27 @@ static size_t format_exact(char *out, bool neg, uint64_t m, int e,
       q = p >> t;
       r = p & (((pbc_u128)1 << t) - 1);
     }
-    if (q >= kPow10[hi]) { /* the estimate was one too low */
+    if (q >= kPow10[hi]) {
       exp++;
       continue;
     }
-    if (q < kPow10[hi - 1]) return 0; /* (the estimate is never high) */
+    if (q < kPow10[hi - 1]) {
+      exp--;
+      continue;
+    }
     uint64_t qd = (uint64_t)q;
     /* The `lo`-digit rounding, and whether it reads back. */
     uint64_t d = kPow10[hi - lo], low = qd / d, rem = qd % d;
     bool up = rem > d / 2 || (rem == d / 2 && (r != 0 || (low & 1)));
     int64_t dq = (int64_t)((low + up) * d) - (int64_t)qd;
+    /* The interval's half-width is below 10^hi / 2^bits units of X (X is
+     * below 10^hi, m at least 2^(bits - 1)) and the lo-digit value lies
+     * |dq| - 1 or more from X: past (10^hi >> bits) + 1 it cannot read
+     * back, which most 17-digit values show here without the exact test
+     * (|dq| up to 50; the bound 12, 60 for a float). */
+    int64_t near = (int64_t)(kPow10[hi] >> bits) + 1;
     bool back = false;
-    if (dq >= -128 && dq <= 128) {
+    if (dq >= -near && dq <= near) {
       __int128 diff = (__int128)dq * ((__int128)1 << t) - (__int128)r;
       pbc_u128 a = (pbc_u128)(diff < 0 ? -diff : diff);
       /* The interval's width, in units of 2^-t: 5^s, times 2^shift when
@@ -141,7 +201,7 @@ static size_t format_exact(char *out, bool neg, uint64_t m, int e,
 }
 
 /* The exact path for v, or 0. */
-static size_t format_fast(char *out, double v, bool is_float) {
+static PBC_ALWAYS_INLINE size_t format_fast(char *out, double v, bool is_float) {
   uint64_t m;
   int e;
   bool neg, lower_closer;
@@ -155,7 +215,7 @@ static size_t format_fast(char *out, double v, bool is_float) {
     m = frac | 0x800000u;
     e = (int)biased - 150;
     lower_closer = frac == 0 && biased > 1;
-    return format_exact(out, neg, m, e, lower_closer, 9, 6);
+    return format_exact(out, neg, __builtin_fabs(v), m, e, lower_closer, 9, 6);
   }
   uint64_t b;
   memcpy(&b, &v, sizeof b);
@@ -166,7 +226,7 @@ static size_t format_fast(char *out, double v, bool is_float) {
   m = biased ? frac | (1ULL << 52) : frac;
   e = biased ? (int)biased - 1075 : -1074;
   lower_closer = frac == 0 && biased > 1;
-  return format_exact(out, neg, m, e, lower_closer, 17, 15);
+  return format_exact(out, neg, __builtin_fabs(v), m, e, lower_closer, 17, 15);
 }
 
 /* Reading back is strtod, or for a float safe_strtof, which also fails
@@ -174,8 +234,8 @@ static size_t format_fast(char *out, double v, bool is_float) {
  * digits. */
 size_t pbc_format_real(char *out, double v, bool is_float) {
   if (v == 0) {
-    memcpy(out, "-0", 2);
-    return __builtin_signbit(v) ? 2 : (out[0] = '0', 1);
+    if (__builtin_signbit(v)) return memcpy(out, "-0", 3), 2;
+    return memcpy(out, "0", 2), 1;
   }
   size_t fast = format_fast(out, v, is_float);
   if (fast != 0) return fast;

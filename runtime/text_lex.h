@@ -73,42 +73,54 @@ bool pbc_lex_integer(const char *text, size_t len, uint64_t max,
  * suffix ignored). */
 double pbc_lex_float(const char *text, size_t len);
 
-/* The eight bytes at p (all readable), when all are ASCII digits: their
- * value, the first the most significant; else -1. One word's arithmetic
- * where a loop would take a multiplication and a test per digit: a byte
- * is a digit when its high nibble is 3 and adding 6 keeps it so; then
- * each byte times 10 plus the next gives two digits in every other byte,
- * and two multiplications gather the four pairs. Little-endian words
- * (every target pbc has); elsewhere always -1, the loops' cases. */
-static inline int64_t pbc_lex_eight_digits(const char *p) {
+/* The ASCII digits that begin the eight bytes at p (all readable), at
+ * most eight: their value, the first the most significant, and in *count
+ * how many. One word's arithmetic where a loop would take a
+ * multiplication and a test per digit: a byte is a digit when its high
+ * nibble is 3 and adding 6 keeps it so (a byte from 0xFA up carries into
+ * the next, which only bytes past the first that is no digit see); the
+ * digits shifted to the top of the word, zeros below them, each byte
+ * times 10 plus the next gives two digits in every other byte, and two
+ * multiplications gather the four pairs. Little-endian words (every
+ * target pbc has); elsewhere *count is always 0, the loops' case. */
+static inline uint64_t pbc_lex_leading_digits(const char *p, unsigned *count) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   uint64_t x;
   __builtin_memcpy(&x, p, 8);
   const uint64_t nibbles = 0xf0f0f0f0f0f0f0f0u;
-  if (((x & nibbles) | ((x + 0x0606060606060606u) & nibbles) >> 4) !=
-      0x3333333333333333u)
-    return -1;
-  x -= 0x3030303030303030u;
+  uint64_t other = ((x & nibbles) | ((x + 0x0606060606060606u) & nibbles) >> 4) ^
+                   0x3333333333333333u;
+  unsigned n = other != 0 ? (unsigned)__builtin_ctzll(other) / 8 : 8;
+  *count = n;
+  if (n == 0) return 0;
+  x = (x - 0x3030303030303030u) << (64 - 8 * n);
   x = x * 10 + (x >> 8);
   const uint64_t pairs = 0x000000ff000000ffu;
-  x = ((x & pairs) * (100 + (1000000ull << 32)) +
-       ((x >> 16) & pairs) * (1 + (10000ull << 32))) >> 32;
-  return (int64_t)x;
+  return ((x & pairs) * (100 + (1000000ull << 32)) +
+          ((x >> 16) & pairs) * (1 + (10000ull << 32))) >> 32;
 #else
   (void)p;
-  return -1;
+  *count = 0;
+  return 0;
 #endif
 }
 
 /* The digits at p (before end) appended to *m, which wraps past 19 of
- * them (the caller counts), eight at a time, then one; returns the end of
- * them. */
+ * them (the caller counts), up to eight at a time while eight bytes are
+ * left, then one; returns the end of them. */
 static inline const char *pbc_lex_digits(const char *p, const char *end,
                                          uint64_t *m) {
+  static const uint64_t pow10[9] = {1,      10,      100,      1000,     10000,
+                                    100000, 1000000, 10000000, 100000000};
   uint64_t v = *m;
-  for (int64_t eight; end - p >= 8 && (eight = pbc_lex_eight_digits(p)) >= 0;
-       p += 8)
-    v = v * 100000000 + (uint64_t)eight;
+  for (unsigned n = 8; n == 8 && end - p >= 8; p += n) {
+    uint64_t x = pbc_lex_leading_digits(p, &n);
+    v = v * pow10[n] + x;
+    if (n != 8) {
+      *m = v;
+      return p + n;
+    }
+  }
   for (; p < end && (unsigned)(*p - '0') < 10; p++)
     v = v * 10 + (uint64_t)(*p - '0');
   *m = v;

@@ -94,7 +94,7 @@ static void emit_real(printer *p, double v, bool is_float) {
     emit_str(p, v > 0 ? "inf" : "-inf");
     return;
   }
-  char s[PBC_FORMAT_REAL_MAX];
+  char s[PBC_FORMAT_REAL_ROOM];
   emit(p, s, pbc_format_real(s, v, is_float));
 }
 

@@ -134,7 +134,7 @@ static void decimals(void) {
 static void check(double v, bool is_float) {
   if (is_float) v = (float)v;
   if (!isfinite(v)) return;
-  char want[40], got[40];
+  char want[40], got[PBC_FORMAT_REAL_ROOM];
   size_t nw = reference(want, v, is_float);
   size_t ng = pbc_format_real(got, v, is_float);
   checked++;
