@@ -8,7 +8,7 @@
 #include "pbc_rt.h"
 
 enum {
-  ARENA_ALIGN = 8,
+  ARENA_ALIGN = PBC_ARENA_ALIGN,
   /* Heap blocks grow with the arena (each about as large as everything taken
    * so far) from the first to the last size, so a decode of n bytes costs
    * O(log n) mallocs without a huge first block for small messages. */
@@ -150,12 +150,10 @@ static void *alloc_from_new_block(pbc_arena *a, size_t size, bool high) {
 void *pbc_arena_alloc(pbc_arena *a, size_t size) {
   /* Zero bytes still get a unique, non-NULL pointer: NULL means failure. */
   if (size == 0) size = 1;
+  assert(bytes_left(a) % ARENA_ALIGN == 0);
+  void *p = pbc_rt_arena_bump(a, size);
+  if (p != NULL) return p;
   if (!align_size(size, &size)) return NULL;
-  if (size <= bytes_left(a)) {
-    void *p = a->ptr;
-    a->ptr += size;
-    return p;
-  }
   return alloc_from_new_block(a, size, false);
 }
 

@@ -271,7 +271,7 @@ static const char *first_bad_utf8(const char *p, const char *end) {
   return end;
 }
 
-static bool read_string(parser *ps, jstr *s) {
+static PBC_NOINLINE bool read_string_run(parser *ps, jstr *s) {
   if (peek(ps) != '"')
     return SYNTAX(ps->p, "Expected a string, found %s.", what(ps));
   s->at = ps->p;
@@ -346,6 +346,37 @@ static bool read_string(parser *ps, jstr *s) {
     if (plain) ps->scratch[out++] = (uint8_t)plain;
     run = p;
   }
+}
+
+/* A string's text (its escapes decoded into scratch). The common one, up
+ * to 15 plain ASCII bytes and its closing quote (a key, a tag, a name),
+ * is found by one 16-byte load and compare here, inlined, where the
+ * general reader above costs its call and its setup. */
+static PBC_ALWAYS_INLINE bool read_string(parser *ps, jstr *s) {
+#if defined(__SSE2__)
+  const char *p = ps->p;
+  if (ps->end - p >= 17 && *p == '"') {
+    __m128i v = _mm_loadu_si128((const __m128i *)(p + 1));
+    __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v));
+    unsigned stops = (unsigned)_mm_movemask_epi8(hit),
+             top = (unsigned)_mm_movemask_epi8(v);
+    /* The first stop a quote, nothing before it above 0x7F. */
+    unsigned before = (stops & (0u - stops)) - 1;
+    if (stops != 0 && (top & before) == 0 &&
+        p[1 + __builtin_ctz(stops)] == '"') {
+      size_t n = (size_t)__builtin_ctz(stops);
+      s->at = p;
+      s->data = p + 1;
+      s->len = n;
+      ps->p = p + 2 + n;
+      return true;
+    }
+  }
+#endif
+  return read_string_run(ps, s);
 }
 
 /* A number's text, checked against JSON's grammar:
@@ -1689,12 +1720,43 @@ static bool flush(parser *ps, const pbc_message_desc *d, void *m,
 }
 
 /* A copy of [data, data + n) in the arena. */
-static const uint8_t *arena_copy(parser *ps, const uint8_t *data, size_t n) {
+static PBC_NOINLINE const uint8_t *arena_copy_slow(parser *ps,
+                                                   const uint8_t *data,
+                                                   size_t n) {
   static const uint8_t empty[1];
   if (n == 0) return empty;
   uint8_t *copy = pbc_arena_alloc(ps->arena, n);
   if (copy == NULL) return out_of_arena(ps, n), NULL;
   memcpy(copy, data, n);
+  return copy;
+}
+
+/* A string's bytes copied into the arena. The common short one (a key, a
+ * name, 1 to 16 bytes) inline: the block's bump, then two loads and
+ * stores that overlap, where a call each cost more than the bytes. */
+static PBC_ALWAYS_INLINE const uint8_t *arena_copy(parser *ps,
+                                                  const uint8_t *data,
+                                                  size_t n) {
+  uint8_t *copy;
+  if (n - 1 >= 16 || (copy = pbc_rt_arena_bump(ps->arena, n)) == NULL)
+    return arena_copy_slow(ps, data, n);
+  if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, data, 8);
+    memcpy(&tail, data + n - 8, 8);
+    memcpy(copy, &head, 8);
+    memcpy(copy + n - 8, &tail, 8);
+  } else if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, data, 4);
+    memcpy(&tail, data + n - 4, 4);
+    memcpy(copy, &head, 4);
+    memcpy(copy + n - 4, &tail, 4);
+  } else {
+    copy[0] = data[0];
+    copy[n / 2] = data[n / 2];
+    copy[n - 1] = data[n - 1];
+  }
   return copy;
 }
 

@@ -153,6 +153,24 @@ bool pbc_arena_extend(pbc_arena *a, void *p, size_t old_size, size_t new_size);
  * byte cap (as opposed to malloc failing): the error is then ARENA_LIMIT. */
 bool pbc_arena_over_cap(const pbc_arena *a, size_t size);
 
+/* What every arena allocation's size is rounded up to (arena.c). */
+enum { PBC_ARENA_ALIGN = 8 };
+
+/* pbc_arena_alloc's common case, inline for the hottest callers: size
+ * bytes (rounded up to PBC_ARENA_ALIGN) from the bottom of the current
+ * block when it has room; NULL when it has not, or size is 0 or overflows
+ * in the rounding, which pbc_arena_alloc then handles (a new block, the
+ * cap, the unique pointer of an empty allocation). */
+static inline void *pbc_rt_arena_bump(pbc_arena *a, size_t size) {
+  size_t aligned = (size + PBC_ARENA_ALIGN - 1) & ~(size_t)(PBC_ARENA_ALIGN - 1);
+  /* aligned - 1 wraps for 0; uintptr_t, since both ends are NULL before
+   * the first block. */
+  if (aligned - 1 >= (size_t)((uintptr_t)a->end - (uintptr_t)a->ptr)) return NULL;
+  void *p = a->ptr;
+  a->ptr += aligned;
+  return p;
+}
+
 /* pbc_arena_alloc from the top of the current block (see arena.c). */
 void *pbc_arena_alloc_high(pbc_arena *a, size_t size);
 
