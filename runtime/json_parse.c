@@ -194,6 +194,18 @@ static bool scratch_reserve(parser *ps, size_t n) {
 /* What plain_run knows of a run's UTF-8. */
 enum { RUN_ASCII, RUN_UNCHECKED, RUN_INVALID };
 
+#if defined(__SSE2__)
+/* The lanes of v that end a string's run of plain bytes: '"', '\\' and
+ * the control characters. */
+static PBC_ALWAYS_INLINE unsigned string_stops(__m128i v) {
+  __m128i hit = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+      _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v));
+  return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 /* The first byte at or after p (before end) that ends a string's run of
  * plain bytes: '"', '\\' or a control character; end if none. p starts the
  * run, *utf8 is RUN_ASCII. Sixteen bytes at a time with SSE2 (every x86-64
@@ -208,15 +220,9 @@ enum { RUN_ASCII, RUN_UNCHECKED, RUN_INVALID };
  * RUN_UNCHECKED: the caller validates it. */
 static const char *plain_run(const char *p, const char *end, int *utf8) {
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
-                below = _mm_set1_epi8(0x1f);
   while (end - p >= 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)p);
-    __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-        _mm_cmpeq_epi8(_mm_min_epu8(v, below), v));
-    unsigned mask = (unsigned)_mm_movemask_epi8(hit),
-             top = (unsigned)_mm_movemask_epi8(v);
+    unsigned mask = string_stops(v), top = (unsigned)_mm_movemask_epi8(v);
     if (mask != 0) {
       unsigned n = (unsigned)__builtin_ctz(mask);
       if ((top & ((1u << n) - 1)) == 0) return p + n;
@@ -357,12 +363,7 @@ static PBC_ALWAYS_INLINE bool read_string(parser *ps, jstr *s) {
   const char *p = ps->p;
   if (ps->end - p >= 17 && *p == '"') {
     __m128i v = _mm_loadu_si128((const __m128i *)(p + 1));
-    __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-        _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v));
-    unsigned stops = (unsigned)_mm_movemask_epi8(hit),
-             top = (unsigned)_mm_movemask_epi8(v);
+    unsigned stops = string_stops(v), top = (unsigned)_mm_movemask_epi8(v);
     /* The first stop a quote, nothing before it above 0x7F. */
     unsigned before = (stops & (0u - stops)) - 1;
     if (stops != 0 && (top & before) == 0 &&
@@ -1719,51 +1720,34 @@ static bool flush(parser *ps, const pbc_message_desc *d, void *m,
                  pbc_status_str(s));
 }
 
-/* Copies n <= 64 bytes by loads and stores that overlap, inside
- * [src, src + n) and [dst, dst + n), where memcpy's call costs more than
- * the bytes. (The printer's runs are better off with memcpy: string_heavy
- * 7,050 -> 7,176 instructions that way.) */
-typedef struct bytes16 {
-  uint64_t w[2];
-} bytes16;
+/* [0, w) and [n - w, n) of src to dst, which do not overlap: w a
+ * constant, each end one load and one store (the ends overlap when
+ * n < 2w). */
+static PBC_ALWAYS_INLINE void copy_ends(uint8_t *dst, const uint8_t *src,
+                                        size_t n, size_t w) {
+  memcpy(dst, src, w);
+  memcpy(dst + n - w, src + n - w, w);
+}
+
+/* Copies n <= 64 bytes without a call, where memcpy's call costs more
+ * than the bytes. (The printer's runs are better off with memcpy:
+ * string_heavy 7,050 -> 7,176 instructions that way.) */
 static PBC_ALWAYS_INLINE void copy_short(uint8_t *dst, const uint8_t *src,
                                           size_t n) {
   assert(n <= 64);
-  if (n >= 16) {
-    bytes16 a, b;
-    if (n > 32) {
-      bytes16 c, d;
-      memcpy(&a, src, 16);
-      memcpy(&b, src + 16, 16);
-      memcpy(&c, src + n - 32, 16);
-      memcpy(&d, src + n - 16, 16);
-      memcpy(dst, &a, 16);
-      memcpy(dst + 16, &b, 16);
-      memcpy(dst + n - 32, &c, 16);
-      memcpy(dst + n - 16, &d, 16);
-      return;
-    }
-    memcpy(&a, src, 16);
-    memcpy(&b, src + n - 16, 16);
-    memcpy(dst, &a, 16);
-    memcpy(dst + n - 16, &b, 16);
+  if (n > 32) {
+    copy_ends(dst, src, 32, 16);
+    copy_ends(dst + n - 32, src + n - 32, 32, 16);
+  } else if (n >= 16) {
+    copy_ends(dst, src, n, 16);
   } else if (n >= 8) {
-    uint64_t a, b;
-    memcpy(&a, src, 8);
-    memcpy(&b, src + n - 8, 8);
-    memcpy(dst, &a, 8);
-    memcpy(dst + n - 8, &b, 8);
+    copy_ends(dst, src, n, 8);
   } else if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, src, 4);
-    memcpy(&b, src + n - 4, 4);
-    memcpy(dst, &a, 4);
-    memcpy(dst + n - 4, &b, 4);
+    copy_ends(dst, src, n, 4);
   } else if (n > 0) {
-    uint8_t a = src[0], b = src[n / 2], c = src[n - 1];
-    dst[0] = a;
-    dst[n / 2] = b;
-    dst[n - 1] = c;
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
   }
 }
 

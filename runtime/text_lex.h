@@ -113,12 +113,14 @@ static inline const char *pbc_lex_digits(const char *p, const char *end,
   static const uint64_t pow10[9] = {1,      10,      100,      1000,     10000,
                                     100000, 1000000, 10000000, 100000000};
   uint64_t v = *m;
-  for (unsigned n = 8; n == 8 && end - p >= 8; p += n) {
+  while (end - p >= 8) {
+    unsigned n;
     uint64_t x = pbc_lex_leading_digits(p, &n);
     v = v * pow10[n] + x;
+    p += n;
     if (n != 8) {
       *m = v;
-      return p + n;
+      return p;
     }
   }
   for (; p < end && (unsigned)(*p - '0') < 10; p++)
