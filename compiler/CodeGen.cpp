@@ -22,6 +22,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/ElimAvailExtern.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Instrumentation.h"
 #include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
@@ -60,6 +61,12 @@ StringRef runtimeBitcodeFor(Triple::ArchType arch) {
   default:
     return {};
   }
+}
+
+std::string toString(const Type *type) {
+  std::string text;
+  raw_string_ostream(text) << *type;
+  return text;
 }
 
 Error makeError(const Twine &message) {
@@ -309,11 +316,13 @@ CodeGen::create(const CodeGenOptions &options) {
   return codegen;
 }
 
-std::unique_ptr<TargetMachine> CodeGen::createMachine() const {
-  CodeGenOptLevel level = options.optLevel == 0   ? CodeGenOptLevel::None
-                          : options.optLevel == 1 ? CodeGenOptLevel::Less
-                          : options.optLevel == 2 ? CodeGenOptLevel::Default
-                                                  : CodeGenOptLevel::Aggressive;
+std::unique_ptr<TargetMachine>
+CodeGen::createMachine(std::optional<unsigned> optLevel) const {
+  unsigned opt = optLevel.value_or(options.optLevel);
+  CodeGenOptLevel level = opt == 0   ? CodeGenOptLevel::None
+                          : opt == 1 ? CodeGenOptLevel::Less
+                          : opt == 2 ? CodeGenOptLevel::Default
+                                     : CodeGenOptLevel::Aggressive;
   // A section per function and per object, as clang's -ffunction-sections
   // -fdata-sections: a program linked with --gc-sections keeps only the
   // code it reaches (the runtime functions it never calls, above all).
@@ -336,11 +345,37 @@ Error CodeGen::linkRuntime(Module &module, bool inlineOnly) {
     return runtime.takeError();
   retargetRuntime(**runtime);
   StringSet<> runtimeFunctions = runtimeEntryPoints(**runtime);
+  // What the object may not inline it only declares (setLinkage): their
+  // bodies (the table codec's and the JSON printer's and parser's entries,
+  // which every compact message calls) are dropped before the linker would
+  // parse and copy them, and all they call. The linker then keeps the
+  // lowering's declarations, which get the runtime's type check and
+  // attributes (the argument extensions) here.
+  SmallVector<std::tuple<std::string, FunctionType *, AttributeList>> bodiless;
+  if (inlineOnly && !options.jit)
+    for (Function &f : **runtime)
+      if (!f.isDeclaration() && !f.hasLocalLinkage() &&
+          f.hasFnAttribute(Attribute::NoInline)) {
+        bodiless.emplace_back(f.getName().str(), f.getFunctionType(),
+                              f.getAttributes());
+        f.deleteBody();
+      }
   // The JIT's code only needs what it calls: the program it runs in
   // reaches the rest of the runtime in its own copy.
   if (Error e = linkRuntimeModule(module, std::move(*runtime),
                                   inlineOnly || options.jit))
     return e;
+  for (auto &[name, type, attributes] : bodiless) {
+    Function *f = module.getFunction(name);
+    if (!f)
+      continue;
+    if (f->getFunctionType() != type)
+      return makeError("internal error: " + name + " is declared as '" +
+                       toString(f->getFunctionType()) +
+                       "', but the runtime defines it as '" + toString(type) +
+                       "'");
+    f->setAttributes(attributes);
+  }
   setLinkage(module, runtimeFunctions, inlineOnly);
   foldTargetHasAVX2(module, *machine->getMCSubtargetInfo());
   if (Error e = checkCallTypes(module))
@@ -524,7 +559,24 @@ static void restoreLinks(const DetachedLinks &detached) {
   }
 }
 
-void CodeGen::optimize(Module &module) {
+/// A module whose every function is optnone (one of compact messages only:
+/// each function one call into the table codec, TableCodecs.cpp) is
+/// optimized and generated as at -O0. The -O2 pipelines skip an optnone
+/// function in each of their passes, but still pay each pass's setup per
+/// function, about a third of a millisecond, and each of google_message3's
+/// 318 messages has 13 such functions. At -O0 the code is the same: the
+/// arguments moved up a register, the description's address and a tail
+/// call. Functions the object does not emit (the runtime's
+/// available_externally bodies, linked in for inlining) do not count.
+unsigned CodeGen::optLevelFor(const Module &module) const {
+  for (const Function &f : module)
+    if (!f.isDeclaration() && !f.hasAvailableExternallyLinkage() &&
+        !f.hasOptNone())
+      return options.optLevel;
+  return 0;
+}
+
+void CodeGen::optimize(Module &module, unsigned optLevel) {
   LoopAnalysisManager lam;
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cgam;
@@ -549,10 +601,10 @@ void CodeGen::optimize(Module &module) {
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  OptimizationLevel level = options.optLevel == 0   ? OptimizationLevel::O0
-                            : options.optLevel == 1 ? OptimizationLevel::O1
-                            : options.optLevel == 2 ? OptimizationLevel::O2
-                                                    : OptimizationLevel::O3;
+  OptimizationLevel level = optLevel == 0   ? OptimizationLevel::O0
+                            : optLevel == 1 ? OptimizationLevel::O1
+                            : optLevel == 2 ? OptimizationLevel::O2
+                                            : OptimizationLevel::O3;
   // ASan only instruments functions that ask for it, and the inliner keeps
   // apart functions that differ in it: mark all of them before optimizing.
   if (options.sanitizeAddress)
@@ -569,6 +621,12 @@ void CodeGen::optimize(Module &module) {
   pm.addPass(level == OptimizationLevel::O0
                  ? builder.buildO0DefaultPipeline(level)
                  : builder.buildPerModuleDefaultPipeline(level));
+  // At -O0 nothing inlines the runtime's available_externally bodies
+  // (-O2 drops them itself); what only they call would be emitted, dead.
+  if (level == OptimizationLevel::O0) {
+    pm.addPass(EliminateAvailableExternallyPass());
+    pm.addPass(GlobalDCEPass());
+  }
   DetachedLinks links = detachLinks(module);
   pm.run(module, mam);
   restoreLinks(links);
@@ -603,7 +661,7 @@ Expected<std::unique_ptr<Module>> CodeGen::buildRuntimeModule() {
     return std::move(e);
   linking.stop();
   mlir::TimingScope optimizing = stage("LLVM optimization");
-  optimize(*module);
+  optimize(*module, options.optLevel);
   return module;
 }
 
@@ -634,6 +692,14 @@ CodeGen::buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, StringRef name,
   // The module identifier and source name end up in the object file; keep
   // them independent of the build directory.
   llvmModule->setSourceFileName(name);
+  // Decided before the runtime comes in: an object that has the runtime in
+  // it (the JIT's, a lone object) optimizes it.
+  unsigned optLevel =
+      runtimeInOwnObject ? optLevelFor(*llvmModule) : options.optLevel;
+  if (optLevel != options.optLevel && options.timing)
+    errs() << "pbc: note: " << name
+           << ": compact messages only (each function one call); optimized "
+              "and generated at -O0\n";
   translating.stop();
   mlir::TimingScope linking = stage("link the runtime bitcode");
   if (Error e = linkRuntime(*llvmModule, runtimeInOwnObject))
@@ -648,7 +714,7 @@ CodeGen::buildModule(mlir::OwningOpRef<mlir::ModuleOp> module, StringRef name,
         value.setDSOLocal(false);
   linking.stop();
   mlir::TimingScope optimizing = stage("LLVM optimization");
-  optimize(*llvmModule);
+  optimize(*llvmModule, optLevel);
   return llvmModule;
 }
 
@@ -676,7 +742,7 @@ Expected<std::string> CodeGen::emit(Module &module, OutputKind kind) {
     // in a set: a later module's global allocated where an earlier module's
     // used one was freed got SHF_GNU_RETAIN, now and then, when the
     // registry entries were llvm.used).
-    std::unique_ptr<TargetMachine> emitter = createMachine();
+    std::unique_ptr<TargetMachine> emitter = createMachine(optLevelFor(module));
     if (emitter->addPassesToEmitFile(pm, stream, nullptr, type))
       return makeError("the target cannot emit this file type");
     pm.run(module);

@@ -80,11 +80,15 @@ public:
 
 private:
   CodeGen(const CodeGenOptions &options, const llvm::Target *target);
-  std::unique_ptr<llvm::TargetMachine> createMachine() const;
+  /// A machine at `optLevel` (0-3), options.optLevel by default.
+  std::unique_ptr<llvm::TargetMachine>
+  createMachine(std::optional<unsigned> optLevel = std::nullopt) const;
+  /// options.optLevel, or 0 for a module with nothing to optimize.
+  unsigned optLevelFor(const llvm::Module &module) const;
   llvm::Error linkRuntime(llvm::Module &module, bool inlineOnly);
   /// The whole runtime, optimized, as a module of its own.
   llvm::Expected<std::unique_ptr<llvm::Module>> buildRuntimeModule();
-  void optimize(llvm::Module &module);
+  void optimize(llvm::Module &module, unsigned optLevel);
   /// A timer for one stage under options.timing (a no-op without -v).
   mlir::TimingScope stage(llvm::StringRef name) {
     return options.timing ? options.timing->nest(name) : mlir::TimingScope();

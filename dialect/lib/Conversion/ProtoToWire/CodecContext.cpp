@@ -210,6 +210,14 @@ Value CodecContext::callRuntime(abi::Runtime fn, ValueRange args) {
   return op.getNumResults() ? op.getResult() : Value();
 }
 
+void CodecContext::returnRuntime(abi::Runtime fn, ValueRange args) {
+  auto op = b.create<LLVM::CallOp>(loc, declareRuntime(fn), args);
+  // Marked here, not left to -O2's passes: a function of only this call is
+  // compiled at -O0 (CodeGen.cpp), which keeps the marker, and is a jump.
+  op.setTailCallKind(LLVM::tailcallkind::TailCallKind::Tail);
+  b.create<LLVM::ReturnOp>(loc, op.getResults());
+}
+
 Value CodecContext::addressOf(const MessagePlan &m, abi::Role role) {
   return b.create<LLVM::AddressOfOp>(loc, ptrTy,
                                      abi::functionName(m.name, role));

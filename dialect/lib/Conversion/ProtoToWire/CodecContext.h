@@ -111,6 +111,8 @@ public:
   mlir::Block *define(const MessagePlan &m, abi::Role role);
   mlir::Value call(const MessagePlan &m, abi::Role role, mlir::ValueRange args);
   mlir::Value callRuntime(abi::Runtime fn, mlir::ValueRange args);
+  /// Returns what runtime function `fn` returns for `args`, by a tail call.
+  void returnRuntime(abi::Runtime fn, mlir::ValueRange args);
   mlir::Value addressOf(const MessagePlan &m, abi::Role role);
 
   //===------------------------------------------------------------------===//

@@ -45,7 +45,8 @@ void pbc::proto::buildTableCodecs(CodecContext &cx, const MessagePlan &m) {
     // One call: nothing to optimize, and LLVM's -O2 pipeline and
     // instruction selection, per function, would cost more than all the
     // message's data. optnone (with the noinline it requires) takes the
-    // -O0 path, which emits the same call.
+    // -O0 path, which emits the same call; a module of nothing else is
+    // compiled at -O0 (CodeGen.cpp).
     auto f = cast<LLVM::LLVMFuncOp>(entry->getParentOp());
     SmallVector<Attribute> passthrough(f.getPassthroughAttr().getValue());
     passthrough.push_back(cx.b.getStringAttr("noinline"));
@@ -57,8 +58,6 @@ void pbc::proto::buildTableCodecs(CodecContext &cx, const MessagePlan &m) {
     // T_decode and T_merge_decode take the default options.
     if (role == Role::Decode || role == Role::MergeDecode)
       args.push_back(cx.null());
-    Value result = cx.callRuntime(fn, args);
-    cx.b.create<LLVM::ReturnOp>(cx.loc,
-                                result ? ValueRange(result) : ValueRange());
+    cx.returnRuntime(fn, args);
   }
 }

@@ -14,59 +14,59 @@ proto.message @M file "a.proto" tier compact {
 // CHECK-LABEL: llvm.func @M_init(%arg0: !llvm.ptr)
 // CHECK-SAME: passthrough = {{\[}}["pbc-codec", "init"], "noinline", "optnone"]
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: llvm.call @pbc_table_init(%[[DESC]], %arg0)
+// CHECK-NEXT: llvm.call tail @pbc_table_init(%[[DESC]], %arg0)
 // CHECK-NEXT: llvm.return
 // CHECK-LABEL: llvm.func @M_is_initialized(%arg0: !llvm.ptr) -> (i1 {llvm.zeroext})
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_is_initialized(%[[DESC]], %arg0)
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_is_initialized(%[[DESC]], %arg0)
 // CHECK-NEXT: llvm.return %[[R]] : i1
 // CHECK-LABEL: llvm.func @M_encoded_size(%arg0: !llvm.ptr) -> i64
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_encoded_size(%[[DESC]], %arg0)
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_encoded_size(%[[DESC]], %arg0)
 // CHECK-NEXT: llvm.return %[[R]] : i64
 // CHECK-LABEL: llvm.func @pbc__M_enc(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr) -> !llvm.ptr
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_encode_backwards(%[[DESC]], %arg0, %arg1, %arg2)
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_encode_backwards(%[[DESC]], %arg0, %arg1, %arg2)
 // CHECK-NEXT: llvm.return %[[R]] : !llvm.ptr
 // CHECK-LABEL: llvm.func @pbc__M_wr(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64)
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: llvm.call @pbc_table_write_fields(%[[DESC]], %arg0, %arg1, %arg2)
+// CHECK-NEXT: llvm.call tail @pbc_table_write_fields(%[[DESC]], %arg0, %arg1, %arg2)
 // CHECK-NEXT: llvm.return
 // CHECK-LABEL: llvm.func @pbc__M_dec(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: !llvm.ptr, %arg4: i32) -> !llvm.ptr
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_decode_fields(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %arg4)
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_decode_fields(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %arg4)
 // CHECK-NEXT: llvm.return %[[R]] : !llvm.ptr
 // ToJson: the JSON printer's walk over the description.
 // CHECK-LABEL: llvm.func @pbc__M_json(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: llvm.call @pbc_json_put_message(%[[DESC]], %arg0, %arg1)
+// CHECK-NEXT: llvm.call tail @pbc_json_put_message(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return
 // FromJson: the JSON parser's walk over the description.
 // CHECK-LABEL: llvm.func @pbc__M_from_json(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> (i1 {llvm.zeroext})
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[OK:.*]] = llvm.call @pbc_json_parse_message(%[[DESC]], %arg0, %arg1)
+// CHECK-NEXT: %[[OK:.*]] = llvm.call tail @pbc_json_parse_message(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return %[[OK]] : i1
 // CHECK-LABEL: llvm.func @M_decode(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
 // CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_decode(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %[[NULL]])
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_decode(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %[[NULL]])
 // CHECK-NEXT: llvm.return %[[R]] : i32
 // CHECK-LABEL: llvm.func @M_merge_decode(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
 // CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_merge_decode(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %[[NULL]])
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_merge_decode(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %[[NULL]])
 // CHECK-NEXT: llvm.return %[[R]] : i32
 // CHECK-LABEL: llvm.func @M_encode(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_encode(%[[DESC]], %arg0, %arg1, %arg2, %arg3)
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_encode(%[[DESC]], %arg0, %arg1, %arg2, %arg3)
 // CHECK-NEXT: llvm.return %[[R]] : i32
 // CHECK-LABEL: llvm.func @M_encode_at_end(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: !llvm.ptr, %arg4: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_encode_at_end(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %arg4)
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_encode_at_end(%[[DESC]], %arg0, %arg1, %arg2, %arg3, %arg4)
 // CHECK-NEXT: llvm.return %[[R]] : i32
 // CHECK-LABEL: llvm.func @M_write(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[DESC:.*]] = llvm.mlir.addressof @pbc__M_desc : !llvm.ptr
-// CHECK-NEXT: %[[R:.*]] = llvm.call @pbc_table_write(%[[DESC]], %arg0, %arg1)
+// CHECK-NEXT: %[[R:.*]] = llvm.call tail @pbc_table_write(%[[DESC]], %arg0, %arg1)
 // CHECK-NEXT: llvm.return %[[R]] : i32
 // The description and the info record are a specialized message's.
 // CHECK: llvm.mlir.global internal constant @pbc__M_desc_data(
@@ -91,4 +91,4 @@ proto.message @Inner file "b.proto" tier compact {
 // CHECK: llvm.call @pbc__Inner_dec(
 // CHECK-LABEL: llvm.func @Inner_encoded_size(
 // CHECK-NEXT: llvm.mlir.addressof @pbc__Inner_desc
-// CHECK-NEXT: llvm.call @pbc_table_encoded_size(
+// CHECK-NEXT: llvm.call tail @pbc_table_encoded_size(
