@@ -210,7 +210,7 @@ static void put_escaped(printer *p, const uint8_t *s, size_t n) {
      * is not ASCII as fast as ASCII (and stop where the code below must
      * judge). */
     if (n - i >= 8) {
-      size_t block_kept = pbc_rt_utf8_json_kept(s + i, n - i);
+      size_t block_kept = pbc_rt_utf8_json_kept(s + i, n - i, NULL);
       if (block_kept != 0) {
         i += block_kept;
         continue;
@@ -298,6 +298,30 @@ static void put_quoted(printer *p, const uint8_t *s, size_t n) {
       o->len += n + 2;
       return;
     }
+  }
+  /* Text whose first 16 bytes hold other UTF-8 before any ASCII character
+   * to escape (text in another script, mostly): copied into the buffer by
+   * the blocks that scan it (pbc_rt_utf8_json_kept), when the buffer has
+   * their room, as far as 3.21 writes it as it is: one pass, where the scan
+   * and then the copy of its run were two. What follows the first
+   * character it escapes goes the general way, and so does other text:
+   * plain ASCII is scanned faster 16 bytes at a time than by the blocks,
+   * which validate UTF-8 too. */
+  unsigned head = n >= 16 ? not_plain_lanes(_mm_loadu_si128((const __m128i *)s)) : 0;
+  if (head != 0 && s[__builtin_ctz(head)] >= 0x80 && p->status == PBC_OK &&
+      o->w == NULL && o->len <= o->cap &&
+      n + 2 + PBC_RT_JSON_KEPT_SLACK <= o->cap - o->len) {
+    char *d = o->buf + o->len;
+    d[0] = '"';
+    size_t kept = pbc_rt_utf8_json_kept(s, n, (uint8_t *)d + 1);
+    o->len += 1 + kept;
+    if (kept == n) {
+      o->buf[o->len++] = '"';
+      return;
+    }
+    put_escaped(p, s + kept, n - kept);
+    put(p, "\"", 1);
+    return;
   }
 #endif
   put(p, "\"", 1);

@@ -262,8 +262,12 @@ static inline bool pbc_rt_json_escapes_code_point(uint32_t cp) {
  * JSON escaper writes as they are, found in 16- or 32-byte blocks (x86-64
  * with SSSE3 or AVX2, as the validator in use; 0 elsewhere): the longest
  * prefix of whole code points that is valid UTF-8 without a character it
- * escapes (json_print.c judges from there). */
-size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n);
+ * escapes (json_print.c judges from there). With copy (not NULL), every
+ * block it scans is also stored there at its offset, so that the kept
+ * prefix is copied: copy has room for n + PBC_RT_JSON_KEPT_SLACK bytes,
+ * the last block's store going past the text. */
+enum { PBC_RT_JSON_KEPT_SLACK = 32 };
+size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n, uint8_t *copy);
 
 /* The block validators behind pbc_rt_utf8_valid (runtime/utf8.c): AUTO is
  * the best this CPU runs (what the first call picks), GENERIC the portable

@@ -645,14 +645,16 @@ AVX2 static inline __m256i avx2_last_block(const uint8_t *p, size_t n, size_t le
 }
 
 /* The blocks of 32 from p that are kept, the last one (fewer than 32
- * bytes, none when n is a multiple of 32) with spaces after it. */
-AVX2 static size_t json_kept_avx2(const uint8_t *p, size_t n) {
+ * bytes, none when n is a multiple of 32) with spaces after it; with copy,
+ * each block scanned also stored there, at its offset. */
+AVX2 static size_t json_kept_avx2(const uint8_t *p, size_t n, uint8_t *copy) {
   const avx2_tables t = avx2_load_tables();
   const __m256i zero = _mm256_setzero_si256();
   __m256i prev = zero;
   for (size_t i = 0;; i += 32) {
     __m256i cur = n - i >= 32 ? _mm256_loadu_si256((const __m256i *)(p + i))
                               : avx2_last_block(p, n, n - i);
+    if (copy != NULL) _mm256_storeu_si256((__m256i *)(copy + i), cur);
     __m256i errors = avx2_block_errors(&t, prev, cur);
     __m256i flags = _mm256_or_si256(errors, avx2_escaped(prev, cur));
     uint32_t bad = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(flags, zero));
@@ -709,13 +711,14 @@ SSSE3 static inline __m128i ssse3_last_block(const uint8_t *p, size_t n, size_t 
 }
 
 /* json_kept_avx2 with 16-byte blocks. */
-SSSE3 static size_t json_kept_ssse3(const uint8_t *p, size_t n) {
+SSSE3 static size_t json_kept_ssse3(const uint8_t *p, size_t n, uint8_t *copy) {
   const ssse3_tables t = ssse3_load_tables();
   const __m128i zero = _mm_setzero_si128();
   __m128i prev = zero;
   for (size_t i = 0;; i += 16) {
     __m128i cur = n - i >= 16 ? _mm_loadu_si128((const __m128i *)(p + i))
                               : ssse3_last_block(p, n, n - i);
+    if (copy != NULL) _mm_storeu_si128((__m128i *)(copy + i), cur);
     __m128i errors = ssse3_block_errors(&t, prev, cur);
     __m128i flags = _mm_or_si128(errors, ssse3_escaped(prev, cur));
     uint32_t bad = 0xffffu & ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(flags, zero));
@@ -833,16 +836,16 @@ const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid) 
   return fn(p, end, valid);
 }
 
-size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n) {
-  if (pbc_rt_target_avx2) return json_kept_avx2(p, n);
+size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n, uint8_t *copy) {
+  if (pbc_rt_target_avx2) return json_kept_avx2(p, n, copy);
   /* Goes with the validator in use (the first call picks it here too). */
   utf8_fn *fn = __atomic_load_n(&utf8_impl, __ATOMIC_RELAXED);
   if (fn == utf8_first_call) {
     fn = utf8_best();
     __atomic_store_n(&utf8_impl, fn, __ATOMIC_RELAXED);
   }
-  if (fn == utf8_avx2) return json_kept_avx2(p, n);
-  return fn == utf8_ssse3 ? json_kept_ssse3(p, n) : 0;
+  if (fn == utf8_avx2) return json_kept_avx2(p, n, copy);
+  return fn == utf8_ssse3 ? json_kept_ssse3(p, n, copy) : 0;
 }
 
 #else /* not x86-64 */
@@ -864,8 +867,8 @@ const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid) 
   return string_run_generic(p, end, valid);
 }
 
-size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n) {
-  (void)p, (void)n;
+size_t pbc_rt_utf8_json_kept(const uint8_t *p, size_t n, uint8_t *copy) {
+  (void)p, (void)n, (void)copy;
   return 0;
 }
 

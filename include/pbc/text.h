@@ -83,6 +83,7 @@ typedef struct pbc_text_options {
  * added. *written (if not NULL) is the length of the whole text; when it
  * is larger than cap, buf holds its first cap bytes and the result is
  * PBC_ERR_BUFFER_TOO_SMALL (a NULL buf with cap 0 asks for the length).
+ * The bytes of buf past the text (below cap) may have served as scratch.
  * `options` may be NULL for the multi-line form. */
 pbc_status pbc_text_print(const pbc_message_info *info, const void *m,
                           char *buf, size_t cap, size_t *written,

@@ -116,17 +116,26 @@ static bool json_kept_vectors;
 /* pbc_rt_utf8_json_kept on the n bytes at s: with vectors, every code
  * point 3.21 keeps before the first it escapes or the first byte that is
  * not UTF-8 (the blocks flag more than it escapes: a flagged code point it
- * keeps, U+2013 say, is passed over); without, none. */
+ * keeps, U+2013 say, is passed over); without, none. The same with a copy,
+ * which then holds the kept bytes, and nothing past its room (a heap block
+ * of exactly n + PBC_RT_JSON_KEPT_SLACK bytes, for ASan to watch). */
 static void check_json_kept(const uint8_t *s, size_t n) {
   size_t want = 0, len;
   while (want < n && (len = ref_kept_at(s + want, n - want)) != 0) want += len;
-  size_t got = pbc_rt_utf8_json_kept(s, n);
-  checks++;
-  if (got != (json_kept_vectors ? want : 0) && failures++ < 5) {
-    printf("FAIL: json kept of n=%zu is %zu, want %zu:", n, got, json_kept_vectors ? want : 0);
+  if (!json_kept_vectors) want = 0;
+  size_t got = pbc_rt_utf8_json_kept(s, n, NULL);
+  uint8_t *copy = malloc(n + PBC_RT_JSON_KEPT_SLACK);
+  size_t copied = pbc_rt_utf8_json_kept(s, n, copy);
+  checks += 2;
+  if ((got != want || copied != want || memcmp(copy, s, want) != 0) &&
+      failures++ < 5) {
+    printf("FAIL: json kept of n=%zu is %zu (copying: %zu%s), want %zu:", n,
+           got, copied, memcmp(copy, s, copied < want ? copied : want) != 0
+                            ? ", copied wrong" : "", want);
     for (size_t i = 0; i < n; i++) printf(" %02x", s[i]);
     printf("\n");
   }
+  free(copy);
 }
 
 /* Text of code points 3.21 keeps, escapes, or that the blocks flag though
