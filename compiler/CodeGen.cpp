@@ -173,20 +173,14 @@ Error linkRuntimeModule(Module &module, std::unique_ptr<Module> runtime,
 /// objects sharing an import, never clash at link time while LLVM may
 /// still inline them. With `inlineOnly`, the runtime's functions become
 /// available_externally instead: LLVM inlines them and emits none, since
-/// the archive's runtime object defines them; those it may not inline (the
-/// table codec's entries, noinline) lose their bodies, which would only
-/// cost optimizing them in every object (the GlobalDCE at the start of
-/// optimize() then drops their internal callees).
+/// the archive's runtime object defines them (those it may not inline,
+/// noinline, linkRuntime did not link at all).
 void setLinkage(Module &module, const StringSet<> &runtimeFunctions,
                 bool inlineOnly) {
   for (Function &f : module) {
     if (f.isDeclaration() || f.hasLocalLinkage())
       continue;
     bool external = inlineOnly && runtimeFunctions.contains(f.getName());
-    if (external && f.hasFnAttribute(Attribute::NoInline)) {
-      f.deleteBody();
-      continue;
-    }
     f.setLinkage(external ? GlobalValue::AvailableExternallyLinkage
                           : GlobalValue::WeakODRLinkage);
   }
@@ -219,13 +213,11 @@ Error checkCallTypes(const Module &module) {
             call ? dyn_cast<Function>(call->getCalledOperand()) : nullptr;
         if (!callee || callee->getFunctionType() == call->getFunctionType())
           continue;
-        std::string callType, calleeType;
-        raw_string_ostream(callType) << *call->getFunctionType();
-        raw_string_ostream(calleeType) << *callee->getFunctionType();
         return makeError("internal error: " + caller.getName() + " calls " +
-                         callee->getName() + " as '" + callType + "', but " +
-                         callee->getName() + " has type '" + calleeType +
-                         "'");
+                         callee->getName() + " as '" +
+                         toString(call->getFunctionType()) + "', but " +
+                         callee->getName() + " has type '" +
+                         toString(callee->getFunctionType()) + "'");
       }
   return Error::success();
 }
@@ -352,7 +344,7 @@ Error CodeGen::linkRuntime(Module &module, bool inlineOnly) {
   // lowering's declarations, which get the runtime's type check and
   // attributes (the argument extensions) here.
   SmallVector<std::tuple<std::string, FunctionType *, AttributeList>> bodiless;
-  if (inlineOnly && !options.jit)
+  if (inlineOnly)
     for (Function &f : **runtime)
       if (!f.isDeclaration() && !f.hasLocalLinkage() &&
           f.hasFnAttribute(Attribute::NoInline)) {
