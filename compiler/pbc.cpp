@@ -45,7 +45,10 @@
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <map>
+
+#include <mimalloc.h>
 
 using namespace llvm;
 
@@ -258,6 +261,14 @@ void printVersion(raw_ostream &os) {
      << "  libprotobuf "
      << google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)
      << "\n";
+  // The allocator, and whether its malloc is the process's: the link
+  // order's doing (compiler/CMakeLists.txt), which nothing else would show.
+  int v = mi_version();
+  void *probe = std::malloc(16);
+  bool active = mi_is_in_heap_region(probe);
+  std::free(probe);
+  os << "  mimalloc " << v / 100 << "." << v / 10 % 10 << "." << v % 10
+     << (active ? "" : " (linked, but not the process's malloc)") << "\n";
 }
 
 /// Splits one payload file into its messages, as --format says; a

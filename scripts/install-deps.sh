@@ -10,6 +10,7 @@ packages=(
   libclang-rt-19-dev  # test/fuzz: libFuzzer and ASan's runtimes for clang
   gcc g++ libc6-dev  # cc and c++: CMake's compilers, the example, the tests' programs
   libprotobuf-dev libprotoc-dev protobuf-compiler libbenchmark-dev libprotozero-dev
+  libmimalloc-dev  # pbc, protoc-gen-pbc: LLVM's many small allocations (docs/performance.md)
   libupb-dev  # bench/: upb as a measured peer
   libsimdjson-dev  # bench/: simdjson, the JSON parsing reference line; test/fuzz: what is strict JSON
   valgrind  # bench/: callgrind's client requests (valgrind/callgrind.h), bench/callgrind.sh
