@@ -241,17 +241,21 @@ const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid);
  * ranges of where they lie, so that the letters of most scripts (below
  * U+0600, and from U+2070 to U+FEFE: CJK, kana, hangul) take two or three
  * comparisons. */
+/* Whether 3.21 escapes U+2000 + k, k < 0x80: General Punctuation, where
+ * text's dashes, quotation marks and ellipses are, and the superscripts
+ * after it; a bit each (U+200B..200F, 2028..202E; 2060..2064, 206A..206F).
+ * Its UTF-8 is E2 80 or E2 81, then 0x80 | (k & 63). */
+static inline bool pbc_rt_json_escapes_punctuation(uint32_t k) {
+  uint64_t bits = k < 0x40 ? 0x00007f000000f800u : 0x0000fc1f00000000u;
+  return bits >> (k & 63) & 1;
+}
+
 static inline bool pbc_rt_json_escapes_code_point(uint32_t cp) {
   if (cp < 0x600) return cp < 0xa0 || cp == 0xad;
   if (cp < 0x2000)
     return cp <= 0x603 || cp == 0x6dd || cp == 0x70f || cp == 0x17b4 ||
            cp == 0x17b5;
-  if (cp < 0x2070) {
-    /* General Punctuation, where text's dashes and quotation marks are: a
-     * bit each (U+200B..200F, 2028..202E; 2060..2064, 206A..206F). */
-    uint64_t bits = cp < 0x2040 ? 0x00007f000000f800u : 0x0000fc1f00000000u;
-    return bits >> (cp & 63) & 1;
-  }
+  if (cp < 0x2080) return pbc_rt_json_escapes_punctuation(cp - 0x2000);
   if (cp < 0xfeff) return false;
   if (cp < 0x10000) return cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb);
   return (cp >= 0x1d173 && cp <= 0x1d17a) || cp == 0xe0001 ||

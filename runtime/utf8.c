@@ -556,6 +556,23 @@ static const uint8_t kEscCurLow[16] = {
     ESC_ANY_LOW | ESC_D8_DC | ESC_EF_BX,
 };
 
+/* The ASCII bytes 3.21 escapes, by their two nibbles: controls (0x00-0x1F),
+ * '"', '<' and '>', '\\', DEL. A byte beyond ASCII has none in the high
+ * table. */
+enum {
+  ESC_CONTROL = 0x01, ESC_QUOTE = 0x02, ESC_ANGLE = 0x04, ESC_BACKSLASH = 0x08,
+  ESC_DEL = 0x10,
+};
+static const uint8_t kEscAsciiHigh[16] = {
+    ESC_CONTROL, ESC_CONTROL, ESC_QUOTE, ESC_ANGLE, 0, ESC_BACKSLASH, 0, ESC_DEL,
+};
+#define C ESC_CONTROL
+static const uint8_t kEscAsciiLow[16] = {
+    C, C, C | ESC_QUOTE, C, C, C, C, C, C, C, C, C,
+    C | ESC_ANGLE | ESC_BACKSLASH, C, C | ESC_ANGLE, C | ESC_DEL,
+};
+#undef C
+
 /* Where a run that stops at lane j (the first flagged) may end: [0, j) is
  * valid UTF-8 up to its last sequence, which the flag at j may have cut
  * short; that one is left to the printer's slow path unless complete. */
@@ -587,6 +604,12 @@ static PBC_ALWAYS_INLINE size_t kept_through(const uint8_t *p, size_t n,
     uint8_t c = p[lead];
     size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
     if (n - lead < len) return lead;
+    if (c == 0xe2) { /* prose's flags: judged from two bits and six */
+      assert((p[j] & 0xfe) == 0x80);
+      if (pbc_rt_json_escapes_punctuation((p[j] & 1u) << 6 | (p[j + 1] & 0x3fu)))
+        return lead;
+      continue;
+    }
     uint32_t cp = c & (0x7f >> len);
     for (size_t k = 1; k < len; k++) cp = cp << 6 | (p[lead + k] & 0x3f);
     if (pbc_rt_json_escapes_code_point(cp)) return lead;
@@ -595,26 +618,21 @@ static PBC_ALWAYS_INLINE size_t kept_through(const uint8_t *p, size_t n,
 }
 
 /* The lanes of `cur` 3.21 would escape (non-zero), given `prev`: ASCII
- * bytes by comparison, code points by their first two bytes. */
+ * bytes and code points by their first two bytes, in nibble lookups. */
 AVX2 static inline __m256i avx2_escaped(__m256i prev, __m256i cur) {
   const __m256i nibble = _mm256_set1_epi8(0x0f);
   __m256i p1 = AVX2_PREV(prev, cur, 1);
+  __m256i high = _mm256_and_si256(_mm256_srli_epi16(cur, 4), nibble);
+  __m256i low = _mm256_and_si256(cur, nibble);
   __m256i pair = _mm256_and_si256(
       _mm256_and_si256(
           _mm256_shuffle_epi8(avx2_table(kEscPrevHigh),
                               _mm256_and_si256(_mm256_srli_epi16(p1, 4), nibble)),
           _mm256_shuffle_epi8(avx2_table(kEscPrevLow), _mm256_and_si256(p1, nibble))),
-      _mm256_and_si256(
-          _mm256_shuffle_epi8(avx2_table(kEscCurHigh),
-                              _mm256_and_si256(_mm256_srli_epi16(cur, 4), nibble)),
-          _mm256_shuffle_epi8(avx2_table(kEscCurLow), _mm256_and_si256(cur, nibble))));
-  __m256i ascii = _mm256_or_si256(
-      _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(cur, _mm256_set1_epi8(0x1f)), cur),
-                      _mm256_cmpeq_epi8(cur, _mm256_set1_epi8(0x7f))),
-      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(cur, _mm256_set1_epi8('"')),
-                                      _mm256_cmpeq_epi8(cur, _mm256_set1_epi8('\\'))),
-                      _mm256_or_si256(_mm256_cmpeq_epi8(cur, _mm256_set1_epi8('<')),
-                                      _mm256_cmpeq_epi8(cur, _mm256_set1_epi8('>')))));
+      _mm256_and_si256(_mm256_shuffle_epi8(avx2_table(kEscCurHigh), high),
+                       _mm256_shuffle_epi8(avx2_table(kEscCurLow), low)));
+  __m256i ascii = _mm256_and_si256(_mm256_shuffle_epi8(avx2_table(kEscAsciiHigh), high),
+                                   _mm256_shuffle_epi8(avx2_table(kEscAsciiLow), low));
   return _mm256_or_si256(pair, ascii);
 }
 
@@ -681,13 +699,11 @@ SSSE3 static inline __m128i ssse3_escaped(__m128i prev, __m128i cur) {
                                      _mm_and_si128(_mm_srli_epi16(cur, 4), nibble)),
                     _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscCurLow),
                                      _mm_and_si128(cur, nibble))));
-  __m128i ascii = _mm_or_si128(
-      _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(cur, _mm_set1_epi8(0x1f)), cur),
-                   _mm_cmpeq_epi8(cur, _mm_set1_epi8(0x7f))),
-      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(cur, _mm_set1_epi8('"')),
-                                _mm_cmpeq_epi8(cur, _mm_set1_epi8('\\'))),
-                   _mm_or_si128(_mm_cmpeq_epi8(cur, _mm_set1_epi8('<')),
-                                _mm_cmpeq_epi8(cur, _mm_set1_epi8('>')))));
+  __m128i ascii = _mm_and_si128(
+      _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscAsciiHigh),
+                       _mm_and_si128(_mm_srli_epi16(cur, 4), nibble)),
+      _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscAsciiLow),
+                       _mm_and_si128(cur, nibble)));
   return _mm_or_si128(pair, ascii);
 }
 
