@@ -236,11 +236,6 @@ bool pbc_rt_utf8_valid(const uint8_t *p, size_t n);
  * before p are ASCII (or that p starts it). */
 const char *pbc_rt_utf8_string_run(const char *p, const char *end, bool *valid);
 
-/* Whether 3.21 writes code point cp (from 0x80 on) as \u escapes (its
- * EscapeCodePoint: C1 controls, format characters, the BOM). Tested by
- * ranges of where they lie, so that the letters of most scripts (below
- * U+0600, and from U+2070 to U+FEFE: CJK, kana, hangul) take two or three
- * comparisons. */
 /* Whether 3.21 escapes U+2000 + k, k < 0x80: General Punctuation, where
  * text's dashes, quotation marks and ellipses are, and the superscripts
  * after it; a bit each (U+200B..200F, 2028..202E; 2060..2064, 206A..206F).
@@ -250,6 +245,11 @@ static inline bool pbc_rt_json_escapes_punctuation(uint32_t k) {
   return bits >> (k & 63) & 1;
 }
 
+/* Whether 3.21 writes code point cp (from 0x80 on) as \u escapes (its
+ * EscapeCodePoint: C1 controls, format characters, the BOM). Tested by
+ * ranges of where they lie, so that the letters of most scripts (below
+ * U+0600, and from U+2080 to U+FEFE: CJK, kana, hangul) take two or three
+ * comparisons. */
 static inline bool pbc_rt_json_escapes_code_point(uint32_t cp) {
   if (cp < 0x600) return cp < 0xa0 || cp == 0xad;
   if (cp < 0x2000)

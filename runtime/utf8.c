@@ -690,20 +690,18 @@ AVX2 static size_t json_kept_avx2(const uint8_t *p, size_t n, uint8_t *copy) {
 SSSE3 static inline __m128i ssse3_escaped(__m128i prev, __m128i cur) {
   const __m128i nibble = _mm_set1_epi8(0x0f);
   __m128i p1 = _mm_alignr_epi8(cur, prev, 15);
+  __m128i high = _mm_and_si128(_mm_srli_epi16(cur, 4), nibble);
+  __m128i low = _mm_and_si128(cur, nibble);
   __m128i pair = _mm_and_si128(
       _mm_and_si128(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscPrevHigh),
                                      _mm_and_si128(_mm_srli_epi16(p1, 4), nibble)),
                     _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscPrevLow),
                                      _mm_and_si128(p1, nibble))),
-      _mm_and_si128(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscCurHigh),
-                                     _mm_and_si128(_mm_srli_epi16(cur, 4), nibble)),
-                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscCurLow),
-                                     _mm_and_si128(cur, nibble))));
-  __m128i ascii = _mm_and_si128(
-      _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscAsciiHigh),
-                       _mm_and_si128(_mm_srli_epi16(cur, 4), nibble)),
-      _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscAsciiLow),
-                       _mm_and_si128(cur, nibble)));
+      _mm_and_si128(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscCurHigh), high),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscCurLow), low)));
+  __m128i ascii =
+      _mm_and_si128(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscAsciiHigh), high),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)kEscAsciiLow), low));
   return _mm_or_si128(pair, ascii);
 }
 
