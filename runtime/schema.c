@@ -1451,6 +1451,11 @@ static bool describe(loader *l, lmsg *m) {
     if (fields[i].kind == PBC_FIELD_BIT) by_bit[fields[i].presence] = (uint16_t)i;
     else others[other_count++] = (uint16_t)i;
   }
+  uint8_t *by_byte = NULL;
+  if (pbc_has_by_byte(fields, m->field_count, m->size)) {
+    if (!(by_byte = alloc(l, m->size))) return false;
+    pbc_fill_by_byte(fields, m->field_count, m->size, by_byte);
+  }
   uint32_t mask;
   uint16_t *lookup = lookup_table(l, fields, m->field_count, &mask);
   if (!lookup) return false;
@@ -1484,6 +1489,7 @@ static bool describe(loader *l, lmsg *m) {
   d->ext_range_count = (uint16_t)m->ext_range_count;
   d->ext_ranges = m->ext_range_count ? m->ext_ranges : NULL;
   d->tags = m->field_count ? tags : NULL;
+  d->by_byte = by_byte;
 
   pbc_message_info *info = m->info;
   info->full_name = d->strings;

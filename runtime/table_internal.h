@@ -9,6 +9,10 @@
 
 #include "pbc_rt.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static inline const pbc_message_desc *
 pbc_tbl_link_message(const pbc_message_desc *d, const pbc_field_desc *f) {
   return (const pbc_message_desc *)d->links[f->link];
@@ -231,6 +235,45 @@ static inline bool pbc_tbl_implicit_set(const pbc_field_desc *f,
     assert(f->zero_test == PBC_ZERO_TEST_VIEW);
     return pbc_tbl_load_view(at).size != 0;
   }
+}
+
+/* The present fields of a message with by_byte (pbc/desc.h), as bits by
+ * index: field i is present when bit i is set. Each non-zero byte of the
+ * struct sets bit by_byte[k] (its field's index plus one; 0, a byte no
+ * presence is read from, sets bit 0, shifted out at the end). Bytes whose
+ * entry is 0 are left out before that, where the smaller of the byte and
+ * its entry is zero (one compare for 16 bytes), so that a view's data
+ * pointer, the unknown fields and padding cost no iteration. A proto3
+ * message costs a few instructions for every 16 bytes and every non-zero
+ * byte of a present field, where a walk testing each field took about 12
+ * a field, absent or not (most are). */
+static inline uint64_t pbc_tbl_present_fields(const pbc_message_desc *d,
+                                              const uint8_t *m) {
+  const uint8_t *by_byte = d->by_byte;
+  uint32_t size = d->size;
+  assert(by_byte && size % 8 == 0 && d->field_count < 64);
+  uint64_t present = 0; /* bit i + 1: field i */
+  uint32_t at = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; at + 16 <= size; at += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(m + at));
+    __m128i k = _mm_loadu_si128((const __m128i *)(by_byte + at));
+    uint32_t set = (uint32_t)_mm_movemask_epi8(
+                       _mm_cmpeq_epi8(_mm_min_epu8(v, k), zero)) ^ 0xffffu;
+    for (; set; set &= set - 1)
+      present |= UINT64_C(1) << by_byte[at + (uint32_t)__builtin_ctz(set)];
+  }
+#endif
+  /* Without SSE2, and the last 8 bytes: a word at a time. */
+  for (; at < size; at += 8) {
+    uint64_t word;
+    memcpy(&word, m + at, 8);
+    if (word == 0) continue;
+    for (uint32_t b = at; b < at + 8; b++)
+      if (m[b] != 0) present |= UINT64_C(1) << by_byte[b];
+  }
+  return present >> 1; /* by_byte's zeros set bit 0, no field's */
 }
 
 /* Whether a singular field other than a BIT one is set (the kinds of

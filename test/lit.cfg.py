@@ -63,6 +63,9 @@ config.substitutions.extend([
     ("%utf8_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test_asan")),
     ("%utf8_test", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test")),
     ("%format_real_test", os.path.join(config.pbc_obj_root, "test", "runtime", "format_real_test")),
+    ("%present_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "present_test_asan")),
+    ("%present_test_portable", os.path.join(config.pbc_obj_root, "test", "runtime", "present_test_portable")),
+    ("%present_test", os.path.join(config.pbc_obj_root, "test", "runtime", "present_test")),
     ("%runtime_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test_asan")),
     ("%runtime_test", os.path.join(config.pbc_obj_root, "test", "runtime", "runtime_test")),
 ])
@@ -134,7 +137,7 @@ if lit_config.params.get("pbc_sanitize"):
         "%difftest": os.path.join(obj_test, "e2e", "libpbc_difftest_asan.a"),
     }
     for name in ("runtime_test", "writer_test", "utf8_test", "base64_test",
-                 "format_real_test"):
+                 "format_real_test", "present_test"):
         swap["%" + name] = os.path.join(obj_test, "runtime", name + "_asan")
     config.substitutions = [(k, swap.get(k, v)) for k, v in config.substitutions]
     at = [k for k, _ in config.substitutions].index("%pbc")

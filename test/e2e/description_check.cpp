@@ -119,8 +119,8 @@ class StaticChecker {
     if (m->default_count != with_default) return Fail("default_count");
     for (uint32_t i = 0; i < m->default_count; i++)
       if (!Default(d, m, m->defaults[i])) return false;
-    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || !Tags(d, m) || !ExtRanges(d, m) ||
-        (info && !Prototype(m, info)))
+    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || !ByByte(m) || !Tags(d, m) ||
+        !ExtRanges(d, m) || (info && !Prototype(m, info)))
       return false;
     // Links last: they recurse.
     for (uint32_t i = 0; i < m->field_count; i++) {
@@ -219,6 +219,26 @@ class StaticChecker {
     if (m->other_count != others.size() ||
         (!others.empty() && memcmp(m->others, others.data(), others.size() * 2) != 0))
       return Fail("others");
+    return true;
+  }
+
+  // by_byte: present exactly when the fields allow it (pbc_has_by_byte);
+  // then each field's presence bytes, inside the struct and apart from
+  // every other field's, name it (its index plus one), every other byte 0.
+  bool ByByte(const pbc_message_desc *m) {
+    bool want = pbc_has_by_byte(m->fields, m->field_count, m->size);
+    if (want != (m->by_byte != nullptr)) return Fail(want ? "by_byte missing" : "by_byte present");
+    if (!want) return true;
+    std::vector<uint8_t> expect(m->size, 0);
+    for (uint32_t i = 0; i < m->field_count; i++) {
+      uint32_t at, n = pbc_presence_bytes(&m->fields[i], &at);
+      if (n == 0 || at + n > m->size) return Fail("by_byte: field " + std::to_string(i));
+      for (uint32_t k = at; k < at + n; k++) {
+        if (expect[k] != 0) return Fail("by_byte: byte " + std::to_string(k) + " of two fields");
+        expect[k] = static_cast<uint8_t>(i + 1);
+      }
+    }
+    if (memcmp(m->by_byte, expect.data(), m->size) != 0) return Fail("by_byte");
     return true;
   }
 

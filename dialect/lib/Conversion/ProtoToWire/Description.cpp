@@ -427,6 +427,23 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   append16(byBit);
   size_t othersAt = data.size();
   append16(others);
+  // by_byte, by the runtime's rule (pbc/desc.h), from the fields' records.
+  SmallVector<pbc_field_desc> records;
+  for (const FieldPlan *f : m.byNumber) {
+    uint8_t kind = kindOf(*f), type = static_cast<uint8_t>(f->type->type);
+    records.push_back({f->number, static_cast<uint32_t>(f->offset), 0, 0, type,
+                       kind, 0, pbc_zero_test_of(kind, type)});
+  }
+  uint32_t structSize = static_cast<uint32_t>(m.size);
+  size_t byByteAt = data.size();
+  bool byByte = pbc_has_by_byte(records.data(), records.size(), structSize);
+  if (byByte) {
+    data.resize(byByteAt + structSize);
+    pbc_fill_by_byte(records.data(), records.size(), structSize,
+                     reinterpret_cast<uint8_t *>(&data[byByteAt]));
+    // The string pool after it, as after the 16-bit arrays, needs no
+    // alignment.
+  }
   size_t stringsAt = data.size();
   data += strings.data();
   LLVM::GlobalOp blob =
@@ -538,6 +555,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
            pointerInto(cx, blob, rangesAt, m.extensionRanges.size()))
       .set("extensions", extList ? pointerInto(cx, extList, 0) : cx.null())
       .set("tags", pointerInto(cx, blob, tagsAt, fields))
+      .set("by_byte", byByte ? pointerInto(cx, blob, byByteAt) : cx.null())
       .finish();
   return Description{desc, blob, stringsAt, prototype};
 }

@@ -113,8 +113,9 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // fields at 64, the file's name at 2, one presence word, fields 1 to 3
 // dense, proto2, no flags, no edition; the lookup's mask 7 and 3 checks,
 // the lookup at 296 and the checks at 312, the prototype, 3 bits and 4
-// others at 318 and 324, no ranges or extensions, the tags at 240.
-// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16, i16, i16, ptr, ptr, ptr, i16, i16, i16, ptr, ptr, ptr, ptr, ptr)> {
+// others at 318 and 324, no ranges or extensions, the tags at 240, no
+// by_byte (proto2: presence bits).
+// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16, i16, i16, ptr, ptr, ptr, i16, i16, i16, ptr, ptr, ptr, ptr, ptr, ptr)> {
 // CHECK-NEXT: %[[F:.*]] = llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: %[[N:.*]] = llvm.getelementptr inbounds %{{.*}}[112]
@@ -155,6 +156,7 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[240]
+// CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[F]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[N]], %[[R1]][1]
