@@ -336,20 +336,29 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
     return it->second;
   };
 
+  // The field records, as the runtime reads them (by_byte is derived from
+  // them below, by the runtime's own rule), then as bytes.
+  SmallVector<pbc_field_desc> records;
+  for (const FieldPlan *f : m.byNumber) {
+    uint8_t kind = kindOf(*f), type = static_cast<uint8_t>(f->type->type);
+    records.push_back(
+        {f->number, static_cast<uint32_t>(f->offset),
+         static_cast<uint16_t>(f->inOneof            ? f->oneofIndex
+                               : f->hasPresenceBit() ? f->presenceBit
+                                                     : 0),
+         linkOf(*f), type, kind, flagsOf(*f), pbc_zero_test_of(kind, type)});
+  }
   std::string data;
-  for (const FieldPlan *f : m.byNumber)
+  for (const pbc_field_desc &r : records)
     RecordBytes(data, DescRecord::Field)
-        .set("number", f->number)
-        .set("offset", static_cast<uint64_t>(f->offset))
-        .set("presence", f->inOneof               ? f->oneofIndex
-                         : f->hasPresenceBit()    ? f->presenceBit
-                                                  : 0)
-        .set("link", linkOf(*f))
-        .set("type", static_cast<uint8_t>(f->type->type))
-        .set("kind", kindOf(*f))
-        .set("flags", flagsOf(*f))
-        .set("zero_test", pbc_zero_test_of(kindOf(*f),
-                                           static_cast<uint8_t>(f->type->type)));
+        .set("number", r.number)
+        .set("offset", r.offset)
+        .set("presence", r.presence)
+        .set("link", r.link)
+        .set("type", r.type)
+        .set("kind", r.kind)
+        .set("flags", r.flags)
+        .set("zero_test", r.zero_test);
   // A lite message's description names no field or oneof: LITE_RUNTIME
   // drops what only reflection by name reads.
   bool names = m.op.hasNames();
@@ -411,14 +420,14 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   SmallVector<uint16_t> checks = initChecks(cx, m);
   append16(checks);
   SmallVector<uint16_t> byBit, others;
-  for (auto [i, f] : llvm::enumerate(m.byNumber)) {
-    if (kindOf(*f) != PBC_FIELD_BIT) {
+  for (auto [i, r] : llvm::enumerate(records)) {
+    if (r.kind != PBC_FIELD_BIT) {
       others.push_back(static_cast<uint16_t>(i));
       continue;
     }
-    if (f->presenceBit >= byBit.size())
-      byBit.resize(f->presenceBit + 1, PBC_NO_FIELD);
-    byBit[f->presenceBit] = static_cast<uint16_t>(i);
+    if (r.presence >= byBit.size())
+      byBit.resize(r.presence + 1, PBC_NO_FIELD);
+    byBit[r.presence] = static_cast<uint16_t>(i);
   }
   // The table encoder writes the fields in the order of their bits
   // (ProtoLayout assigns them by number).
@@ -427,13 +436,6 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   append16(byBit);
   size_t othersAt = data.size();
   append16(others);
-  // by_byte, by the runtime's rule (pbc/desc.h), from the fields' records.
-  SmallVector<pbc_field_desc> records;
-  for (const FieldPlan *f : m.byNumber) {
-    uint8_t kind = kindOf(*f), type = static_cast<uint8_t>(f->type->type);
-    records.push_back({f->number, static_cast<uint32_t>(f->offset), 0, 0, type,
-                       kind, 0, pbc_zero_test_of(kind, type)});
-  }
   uint32_t structSize = static_cast<uint32_t>(m.size);
   size_t byByteAt = data.size();
   bool byByte = pbc_has_by_byte(records.data(), records.size(), structSize);
