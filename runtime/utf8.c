@@ -15,8 +15,9 @@
  *  - x86-64 with SSSE3 but no AVX2: the same with 16-byte registers;
  *  - elsewhere (no SSSE3, aarch64, riscv64): generic 32-byte vectors, SSE2
  *    pairs on a baseline x86-64, NEON pairs on aarch64.
- * All check strings under 64 bytes as a zero-padded copy and skip ASCII
- * 64 bytes at a time.
+ * All check strings under 64 bytes as blocks of the text then zeros (the
+ * generic code a copy, the x86 ones put together in registers) and skip
+ * ASCII 64 bytes at a time.
  *
  * The text parsers' strings get one pass more fitting them
  * (pbc_rt_utf8_string_run): the bytes that end a run of plain characters
@@ -252,6 +253,89 @@ static const uint8_t kIncompleteLimit[32] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xdf, 0xbf};
 
 #define AVX2 PBC_TARGET("avx2")
+#define SSSE3 PBC_TARGET("ssse3")
+
+/* ---- The end of a text in a register ---------------------------------------
+ * A block that the text's end cuts short is its bytes, then `fill` (what a
+ * sequence cut short meets instead of its continuations). It is put
+ * together in registers from loads inside the text: copied into a buffer
+ * by stores of other widths, it took a vector load that the stores cannot
+ * forward, a stall of a dozen cycles or more on every string's last block:
+ * a third of the decoders' time on short strings in other scripts, a
+ * seventh of the JSON printer's on prose. */
+
+/* pshufb masks that move bytes down by s: the 16 from kShiftTable + 16 + s
+ * give lane k the register's lane s + k while s + k < 16, the 16 from
+ * kShiftTable + s lane s + k - 16 of the second register of a pair while
+ * 16 <= s + k < 32; 0x80 (a zero lane) elsewhere. */
+static const uint8_t kShiftTable[64] = {
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,    4,    5,    6,    7,
+    8,    9,    10,   11,   12,   13,   14,   15,   0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80};
+
+/* v's lanes from `mask` (a kShiftTable window), `fill` in the lanes the
+ * mask leaves empty. */
+SSSE3 static inline __m128i shuffle_fill(__m128i v, __m128i mask, __m128i fill) {
+  __m128i empty = _mm_cmplt_epi8(mask, _mm_setzero_si128());
+  return _mm_or_si128(_mm_shuffle_epi8(v, mask), _mm_and_si128(empty, fill));
+}
+
+/* The n < 16 bytes at p, then fill, from loads of [p, p + n) only: two
+ * overlapping loads of the size class put every byte in place. */
+static inline __m128i short_block(const uint8_t *p, size_t n, uint8_t fill) {
+  assert(n < 16);
+  uint64_t f = fill * 0x0101010101010101ull, lo = f, hi = f;
+  if (n >= 8) {
+    lo = load64(p);
+    if (n > 8) hi = load64(p + n - 8) >> (8 * (16 - n)) | f << (8 * (n - 8));
+  } else if (n >= 4) {
+    lo = load32(p) | (uint64_t)load32(p + n - 4) << (8 * (n - 4)) | f << (8 * n);
+  } else if (n > 0) {
+    lo = p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) |
+         (uint64_t)p[n - 1] << (8 * (n - 1)) | f << (8 * n);
+  }
+  return _mm_set_epi64x((long long)hi, (long long)lo);
+}
+
+/* The last `left` < 16 bytes of the n at p, then fill. */
+SSSE3 static inline __m128i ssse3_last_block(const uint8_t *p, size_t n, size_t left,
+                                             uint8_t fill) {
+  assert(left < 16 && left <= n);
+  if (n < 16) return short_block(p + n - left, left, fill);
+  __m128i mask = _mm_loadu_si128((const __m128i *)(kShiftTable + 32 - left));
+  return shuffle_fill(_mm_loadu_si128((const __m128i *)(p + n - 16)), mask,
+                      _mm_set1_epi8((char)fill));
+}
+
+/* The last `left` < 32 bytes of the n at p, then fill. From 32 bytes on,
+ * the 32 before the end shifted down, without a branch on `left`. */
+AVX2 static inline __m256i avx2_last_block(const uint8_t *p, size_t n, size_t left,
+                                           uint8_t fill) {
+  assert(left < 32 && (n >= 32 || left == n));
+  __m128i f = _mm_set1_epi8((char)fill);
+  if (n >= 32) {
+    size_t s = 32 - left; /* lane k of the block is byte s + k of the 32 */
+    __m128i a = _mm_loadu_si128((const __m128i *)(p + n - 32));
+    __m128i b = _mm_loadu_si128((const __m128i *)(p + n - 16));
+    __m128i from_a = _mm_loadu_si128((const __m128i *)(kShiftTable + 16 + s));
+    __m128i from_b = _mm_loadu_si128((const __m128i *)(kShiftTable + s));
+    __m128i lo = _mm_or_si128(_mm_shuffle_epi8(a, from_a), _mm_shuffle_epi8(b, from_b));
+    __m128i past = _mm_cmplt_epi8(_mm_and_si128(from_a, from_b), _mm_setzero_si128());
+    lo = _mm_or_si128(lo, _mm_and_si128(past, f));
+    return _mm256_set_m128i(shuffle_fill(b, from_a, f), lo);
+  }
+  /* The text is this one block (left == n); written with `left`, which
+   * changes from block to block, so that the compiler does not hoist what
+   * depends on n alone out of a caller's loop, for every call to pay. */
+  const uint8_t *q = p + n - left;
+  if (left >= 16)
+    return _mm256_set_m128i(ssse3_last_block(q, left, left - 16, fill),
+                            _mm_loadu_si128((const __m128i *)q));
+  return _mm256_set_m128i(f, short_block(q, left, fill));
+}
 
 /* Lane i is byte i - k of the stream, where `prev` is the block before
  * `cur`. vpalignr shifts within 16-byte halves, so the halves it joins are
@@ -298,18 +382,16 @@ AVX2 static inline __m256i avx2_incomplete(__m256i block) {
   return _mm256_subs_epu8(block, _mm256_loadu_si256((const __m256i *)kIncompleteLimit));
 }
 
-/* Any length. As in the generic code: under 64 bytes a zero-padded copy
- * (the zeros are what a cut sequence meets instead of its continuations);
+/* Any length. As in the generic code: under 64 bytes the text then zeros
+ * (what a cut sequence meets instead of its continuations);
  * longer, a last block that overlaps the one before instead of running past
  * the end. */
 AVX2 static bool utf8_avx2(const uint8_t *p, size_t n) {
   const avx2_tables t = avx2_load_tables();
   __m256i zero = _mm256_setzero_si256();
   if (n < 64) {
-    uint8_t buf[64] = {0};
-    memcpy(buf, p, n);
-    __m256i a = _mm256_loadu_si256((const __m256i *)buf);
-    __m256i b = _mm256_loadu_si256((const __m256i *)(buf + 32));
+    __m256i a = n >= 32 ? _mm256_loadu_si256((const __m256i *)p) : avx2_last_block(p, n, n, 0);
+    __m256i b = n >= 32 ? avx2_last_block(p, n, n - 32, 0) : zero;
     __m256i errors = _mm256_or_si256(avx2_block_errors(&t, zero, a),
                                      avx2_block_errors(&t, a, b));
     return _mm256_testz_si256(errors, errors);
@@ -346,7 +428,6 @@ AVX2 static bool utf8_avx2(const uint8_t *p, size_t n) {
 /* ---- The same with 16-byte SSSE3 registers -------------------------------
  * For x86-64 CPUs with pshufb but no AVX2 (before Haswell, and low-power
  * cores up to Tremont). 64 bytes per iteration in four registers. */
-#define SSSE3 PBC_TARGET("ssse3")
 
 typedef struct {
   __m128i prev_high, prev_low, cur_high, nibble;
@@ -386,10 +467,10 @@ SSSE3 static bool utf8_ssse3(const uint8_t *p, size_t n) {
   __m128i prev = _mm_setzero_si128(), errors = prev;
   size_t i = 0;
   if (n < 64) {
-    uint8_t buf[64] = {0};
-    memcpy(buf, p, n);
     for (; i < 64; i += 16) {
-      __m128i a = _mm_loadu_si128((const __m128i *)(buf + i));
+      __m128i a = i + 16 <= n ? _mm_loadu_si128((const __m128i *)(p + i))
+                  : i < n     ? ssse3_last_block(p, n, n - i, 0)
+                              : _mm_setzero_si128();
       errors = _mm_or_si128(errors, ssse3_block_errors(&t, prev, a));
       prev = a;
     }
@@ -636,32 +717,6 @@ AVX2 static inline __m256i avx2_escaped(__m256i prev, __m256i cur) {
   return _mm256_or_si256(pair, ascii);
 }
 
-/* The last left < 32 bytes of the n at p, spaces after them (in which a
- * sequence the end cuts short is flagged): the 32 bytes that end the text
- * moved down through a buffer, or, in a shorter text, its bytes copied
- * into one of spaces by two loads that overlap. Nothing outside [p, p+n)
- * is read, and no call made. */
-AVX2 static inline __m256i avx2_last_block(const uint8_t *p, size_t n, size_t left) {
-  uint8_t buf[64];
-  const __m256i spaces = _mm256_set1_epi8(' ');
-  _mm256_storeu_si256((__m256i *)(buf + 32), spaces);
-  if (n >= 32) {
-    _mm256_storeu_si256((__m256i *)buf, _mm256_loadu_si256((const __m256i *)(p + n - 32)));
-    return _mm256_loadu_si256((const __m256i *)(buf + 32 - left));
-  }
-  _mm256_storeu_si256((__m256i *)buf, spaces);
-  if (n >= 16) {
-    _mm_storeu_si128((__m128i *)buf, _mm_loadu_si128((const __m128i *)p));
-    _mm_storeu_si128((__m128i *)(buf + n - 16), _mm_loadu_si128((const __m128i *)(p + n - 16)));
-  } else if (n >= 8) {
-    memcpy(buf, p, 8);
-    memcpy(buf + n - 8, p + n - 8, 8);
-  } else {
-    memcpy(buf, p, n);
-  }
-  return _mm256_loadu_si256((const __m256i *)buf);
-}
-
 /* The blocks of 32 from p that are kept, the last one (fewer than 32
  * bytes, none when n is a multiple of 32) with spaces after it; with copy,
  * each block scanned also stored there, at its offset. */
@@ -671,7 +726,7 @@ AVX2 static size_t json_kept_avx2(const uint8_t *p, size_t n, uint8_t *copy) {
   __m256i prev = zero;
   for (size_t i = 0;; i += 32) {
     __m256i cur = n - i >= 32 ? _mm256_loadu_si256((const __m256i *)(p + i))
-                              : avx2_last_block(p, n, n - i);
+                              : avx2_last_block(p, n, n - i, ' ');
     if (copy != NULL) _mm256_storeu_si256((__m256i *)(copy + i), cur);
     __m256i errors = avx2_block_errors(&t, prev, cur);
     __m256i flags = _mm256_or_si256(errors, avx2_escaped(prev, cur));
@@ -705,25 +760,6 @@ SSSE3 static inline __m128i ssse3_escaped(__m128i prev, __m128i cur) {
   return _mm_or_si128(pair, ascii);
 }
 
-/* avx2_last_block with 16-byte blocks. */
-SSSE3 static inline __m128i ssse3_last_block(const uint8_t *p, size_t n, size_t left) {
-  uint8_t buf[32];
-  const __m128i spaces = _mm_set1_epi8(' ');
-  _mm_storeu_si128((__m128i *)(buf + 16), spaces);
-  if (n >= 16) {
-    _mm_storeu_si128((__m128i *)buf, _mm_loadu_si128((const __m128i *)(p + n - 16)));
-    return _mm_loadu_si128((const __m128i *)(buf + 16 - left));
-  }
-  _mm_storeu_si128((__m128i *)buf, spaces);
-  if (n >= 8) {
-    memcpy(buf, p, 8);
-    memcpy(buf + n - 8, p + n - 8, 8);
-  } else {
-    memcpy(buf, p, n);
-  }
-  return _mm_loadu_si128((const __m128i *)buf);
-}
-
 /* json_kept_avx2 with 16-byte blocks. */
 SSSE3 static size_t json_kept_ssse3(const uint8_t *p, size_t n, uint8_t *copy) {
   const ssse3_tables t = ssse3_load_tables();
@@ -731,7 +767,7 @@ SSSE3 static size_t json_kept_ssse3(const uint8_t *p, size_t n, uint8_t *copy) {
   __m128i prev = zero;
   for (size_t i = 0;; i += 16) {
     __m128i cur = n - i >= 16 ? _mm_loadu_si128((const __m128i *)(p + i))
-                              : ssse3_last_block(p, n, n - i);
+                              : ssse3_last_block(p, n, n - i, ' ');
     if (copy != NULL) _mm_storeu_si128((__m128i *)(copy + i), cur);
     __m128i errors = ssse3_block_errors(&t, prev, cur);
     __m128i flags = _mm_or_si128(errors, ssse3_escaped(prev, cur));
