@@ -87,12 +87,14 @@ void EncoderBuilder::build(const MessagePlan &m) {
   } else if (m.keepsUnknownFields()) {
     Value unknown = cx.unknownAddr(msg, m);
     Value size = cx.viewSize(unknown);
-    // Usually there are none: no memcpy call for nothing.
+    // Usually there are none: no memcpy call for nothing, and no inline
+    // copies either.
     Value any = cx.cmp(arith::CmpIPredicate::ne, size,
                                         cx.cst(cx.i64, 0));
     pos = putIf(any, pos, [&](Value p) {
       ensureRoom(p, size, nullptr);
-      return b.create<wire::PutDataOp>(loc, p, cx.viewData(unknown), size);
+      return b.create<wire::PutDataOp>(loc, p, cx.viewData(unknown), size,
+                                       /*out_of_line=*/true);
     });
   }
   ArrayRef<const FieldPlan *> byNumber = m.byNumber;

@@ -20,7 +20,8 @@ llvm.func @sizes(%v: i64, %w: i32) {
 // CHECK-NEXT: %[[E:.*]] = wire.put_varint %[[C]], %arg1 slack %arg4 prefix "\08"
 // CHECK-NEXT: %[[F:.*]] = wire.put_varint %[[E]], %arg1 prefix "\80\01"
 // CHECK-NEXT: %[[D:.*]] = wire.put_fixed %[[F]], %arg2 : f64
-// CHECK-NEXT: %{{.*}} = wire.put_data %[[D]], %arg3, %arg1
+// CHECK-NEXT: %[[G:.*]] = wire.put_data %[[D]], %arg3, %arg1
+// CHECK-NEXT: %{{.*}} = wire.put_data %[[G]], %arg3, %arg1 out_of_line
 llvm.func @encode(%p: !llvm.ptr, %v: i64, %f: f64, %data: !llvm.ptr, %room: i1) {
   %0 = wire.put_bytes %p, "\0A\12"
   %1 = wire.put_varint %0, %v
@@ -29,6 +30,7 @@ llvm.func @encode(%p: !llvm.ptr, %v: i64, %f: f64, %data: !llvm.ptr, %room: i1) 
   %6 = wire.put_varint %5, %v prefix "\80\01"
   %3 = wire.put_fixed %6, %f : f64
   %4 = wire.put_data %3, %data, %v
+  %7 = wire.put_data %4, %data, %v out_of_line
   llvm.return
 }
 

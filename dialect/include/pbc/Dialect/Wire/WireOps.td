@@ -132,9 +132,16 @@ def Wire_PutFixedOp : Wire_Op<"put_fixed", [MemoryEffects<[MemWrite]>]> {
 
 def Wire_PutDataOp : Wire_Op<"put_data", [MemoryEffects<[MemWrite, MemRead]>]> {
   let summary = "copy $size bytes from $data so they end at $pos";
-  let arguments = (ins Wire_Ptr:$pos, Wire_Ptr:$data, I64:$size);
+  let description = [{
+    Lowered to copies of the size class inline (up to 128 bytes), or, with
+    `out_of_line`, to a memcpy call: for data that is usually absent, like
+    a message's unknown fields, whose inline classes would be code for
+    nothing in every encoder.
+  }];
+  let arguments = (ins Wire_Ptr:$pos, Wire_Ptr:$data, I64:$size,
+                   UnitAttr:$out_of_line);
   let results = (outs Wire_Ptr:$result);
-  let assemblyFormat = "$pos `,` $data `,` $size attr-dict";
+  let assemblyFormat = "$pos `,` $data `,` $size (`out_of_line` $out_of_line^)? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

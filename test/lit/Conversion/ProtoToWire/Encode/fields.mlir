@@ -16,12 +16,12 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // only when that fails.
 // CHECK-LABEL: llvm.func @pbc__M_enc(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr) -> !llvm.ptr
 // Unknown fields last in the output, so first written; when there are
-// none, no copy.
+// none, no copy, and when there are, a memcpy call (out_of_line).
 // CHECK: %[[UNKNOWN:.*]] = llvm.getelementptr inbounds %arg0[48]
 // CHECK: %[[UNKSIZE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK: %[[ANYUNK:.*]] = arith.cmpi ne, %[[UNKSIZE]], %c0_i64
 // CHECK: llvm.cond_br %[[ANYUNK]]
-// CHECK: wire.put_data %arg1, %{{.*}}, %[[UNKSIZE]]
+// CHECK: wire.put_data %arg1, %{{.*}}, %[[UNKSIZE]] out_of_line
 // The sub-message (field 16) checks its own room; then its length and tag:
 // at most 12 bytes, exactly varint_size + 2.
 // CHECK: llvm.call @pbc__M_enc(%{{.*}}, %{{.*}}, %arg2)

@@ -95,8 +95,8 @@ llvm.func @put_varint_prefix(%p: !llvm.ptr, %v: i64, %room: i1) -> !llvm.ptr {
 
 // -----
 
-// Bytes: up to 64 copied inline by two overlapping loads and stores of 32,
-// 16, 8, 4 or 1 bytes, longer ones by memcpy.
+// Bytes: up to 128 copied inline by two overlapping loads and stores of 64,
+// 32, 16, 8, 4 or 1 bytes, longer ones by memcpy.
 // CHECK-LABEL: llvm.func @put_data
 // CHECK: %[[START:.*]] = llvm.getelementptr %arg0[%{{.*}}]
 // CHECK: %[[SMALL:.*]] = llvm.icmp "ult" %arg2, %{{.*}} : i64
@@ -111,10 +111,22 @@ llvm.func @put_varint_prefix(%p: !llvm.ptr, %v: i64, %room: i1) -> !llvm.ptr {
 // CHECK: ^[[OVER32]]:
 // CHECK: %[[C65:.*]] = llvm.mlir.constant(65 : i64) : i64
 // CHECK: %[[LT65:.*]] = llvm.icmp "ult" %arg2, %[[C65]] : i64
-// CHECK: llvm.cond_br %[[LT65]], ^[[V32:bb[0-9]+]], ^[[BIG:bb[0-9]+]]
+// CHECK: llvm.cond_br %[[LT65]], ^[[V32:bb[0-9]+]], ^[[OVER64:bb[0-9]+]]
 // CHECK: ^[[V32]]:
 // CHECK: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> vector<32xi8>
 // CHECK: llvm.store %{{.*}}, %[[START]] {alignment = 1 : i64} : vector<32xi8>, !llvm.ptr
+// CHECK: ^[[OVER64]]:
+// CHECK: %[[C129:.*]] = llvm.mlir.constant(129 : i64) : i64
+// CHECK: %[[LT129:.*]] = llvm.icmp "ult" %arg2, %[[C129]] : i64
+// CHECK: llvm.cond_br %[[LT129]], ^[[V64:bb[0-9]+]], ^[[BIG:bb[0-9]+]]
+// CHECK: ^[[V64]]:
+// CHECK: %[[TAIL64:.*]] = llvm.sub %arg2, %{{.*}} : i64
+// CHECK: %[[HEAD64:.*]] = llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> vector<64xi8>
+// CHECK: %[[LASTP64:.*]] = llvm.getelementptr %arg1[%[[TAIL64]]]
+// CHECK: %[[LAST64:.*]] = llvm.load %[[LASTP64]] {alignment = 1 : i64} : !llvm.ptr -> vector<64xi8>
+// CHECK: llvm.store %[[HEAD64]], %[[START]] {alignment = 1 : i64} : vector<64xi8>, !llvm.ptr
+// CHECK: %[[DLAST64:.*]] = llvm.getelementptr %[[START]][%[[TAIL64]]]
+// CHECK: llvm.store %[[LAST64]], %[[DLAST64]] {alignment = 1 : i64} : vector<64xi8>, !llvm.ptr
 // CHECK: ^[[BIG]]:
 // CHECK: "llvm.intr.memcpy"(%[[START]], %arg1, %arg2)
 // CHECK: ^[[SMALLBB]]:
@@ -129,5 +141,20 @@ llvm.func @put_varint_prefix(%p: !llvm.ptr, %v: i64, %room: i1) -> !llvm.ptr {
 // CHECK: llvm.load %arg1 : !llvm.ptr -> i8
 llvm.func @put_data(%p: !llvm.ptr, %d: !llvm.ptr, %n: i64) -> !llvm.ptr {
   %0 = wire.put_data %p, %d, %n
+  llvm.return %0 : !llvm.ptr
+}
+
+// -----
+
+// out_of_line (a message's unknown fields, usually none): the memcpy call
+// alone, no size classes.
+// CHECK-LABEL: llvm.func @put_data_out_of_line
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT: %[[NEG:.*]] = llvm.sub %[[ZERO]], %arg2 : i64
+// CHECK-NEXT: %[[START:.*]] = llvm.getelementptr %arg0[%[[NEG]]]
+// CHECK-NEXT: "llvm.intr.memcpy"(%[[START]], %arg1, %arg2) <{isVolatile = false}>
+// CHECK-NEXT: llvm.return %[[START]] : !llvm.ptr
+llvm.func @put_data_out_of_line(%p: !llvm.ptr, %d: !llvm.ptr, %n: i64) -> !llvm.ptr {
+  %0 = wire.put_data %p, %d, %n out_of_line
   llvm.return %0 : !llvm.ptr
 }
