@@ -593,40 +593,47 @@ SSSE3 static const char *string_run_ssse3(const char *p, const char *end,
  * bit (the byte before, then the byte):
  *   C2 8x, C2 9x (C1 controls); C2 AD (soft hyphen);
  *   D8 80..83, DC 8F (and D8 8F, DC 80..83); DB 9D; E1 9E;
- *   E2 80, E2 81 (U+2000..207F); EF BB, EF BF (BOM, U+FFF0..FFFF);
- *   F0 or F3, then 90, 9D, A0 or AD (U+1D173.., tags U+E0001..)
- * which flags more than the escaped points themselves (a whole range, or a
- * pair of a product of nibble sets). The pair flag lands on the second
- * byte's lane; a flagged code point in a block without a UTF-8 error is
- * decoded and judged exactly (kept_through), so text full of en dashes or
- * quotation marks (U+2013, U+201C) stays in the blocks. */
+ *   EF BB, EF BF (BOM, U+FFF0..FFFF);
+ *   F0 or F3, then 90, 9D, A0 or AD (U+1D173.., tags U+E0001..);
+ *   80 or 81, then 8x or Ax (the second and third bytes of U+2000..207F's
+ *   escaped points: E2 80 8B..8F, A8..AE; E2 81 A0..A4, AA..AF)
+ * which flags more than the escaped points themselves (a whole range, a
+ * pair of a product of nibble sets, or the last two bytes of any code
+ * point). The pair flag lands on the lane of its second byte: the second
+ * byte of a code point, or for the last class its third (or fourth); a
+ * flagged code point in a block without a UTF-8 error is decoded and
+ * judged exactly (kept_through). Prose's punctuation, U+2010..201F (dashes,
+ * quotation marks: E2 80 9x), is not flagged at all; the ellipsis and the
+ * bullet (E2 80 A6, A2) are, and kept. */
 enum {
   ESC_C2_8X_9X = 0x01, ESC_C2_AD = 0x02, ESC_D8_DC = 0x04, ESC_DB_9D = 0x08,
-  ESC_E1_9E = 0x10, ESC_E2_8X = 0x20, ESC_EF_BX = 0x40, ESC_F0_F3 = 0x80,
+  ESC_E1_9E = 0x10, ESC_8081_8XAX = 0x20, ESC_EF_BX = 0x40, ESC_F0_F3 = 0x80,
 };
 static const uint8_t kEscPrevHigh[16] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0,
+    ESC_8081_8XAX,                           /* 8x */
+    0, 0, 0,
     ESC_C2_8X_9X | ESC_C2_AD,                /* Cx */
     ESC_D8_DC | ESC_DB_9D,                   /* Dx */
-    ESC_E1_9E | ESC_E2_8X | ESC_EF_BX,       /* Ex */
+    ESC_E1_9E | ESC_EF_BX,                   /* Ex */
     ESC_F0_F3,                               /* Fx */
 };
 static const uint8_t kEscPrevLow[16] = {
-    ESC_F0_F3, ESC_E1_9E, ESC_C2_8X_9X | ESC_C2_AD | ESC_E2_8X, ESC_F0_F3,
+    ESC_F0_F3 | ESC_8081_8XAX, ESC_E1_9E | ESC_8081_8XAX, ESC_C2_8X_9X | ESC_C2_AD, ESC_F0_F3,
     0, 0, 0, 0, ESC_D8_DC, 0, 0, ESC_DB_9D, ESC_D8_DC, 0, 0, ESC_EF_BX,
 };
 static const uint8_t kEscCurHigh[16] = {
     0, 0, 0, 0, 0, 0, 0, 0,
-    ESC_C2_8X_9X | ESC_D8_DC | ESC_E2_8X,             /* 8x */
+    ESC_C2_8X_9X | ESC_D8_DC | ESC_8081_8XAX,         /* 8x */
     ESC_C2_8X_9X | ESC_DB_9D | ESC_E1_9E | ESC_F0_F3, /* 9x */
-    ESC_C2_AD | ESC_F0_F3,                            /* Ax */
+    ESC_C2_AD | ESC_F0_F3 | ESC_8081_8XAX,            /* Ax */
     ESC_EF_BX,                                        /* Bx */
     0, 0, 0, 0,
 };
-#define ESC_ANY_LOW ESC_C2_8X_9X
+#define ESC_ANY_LOW (ESC_C2_8X_9X | ESC_8081_8XAX)
 static const uint8_t kEscCurLow[16] = {
-    ESC_ANY_LOW | ESC_D8_DC | ESC_E2_8X | ESC_F0_F3,
-    ESC_ANY_LOW | ESC_D8_DC | ESC_E2_8X,
+    ESC_ANY_LOW | ESC_D8_DC | ESC_F0_F3,
+    ESC_ANY_LOW | ESC_D8_DC,
     ESC_ANY_LOW | ESC_D8_DC,
     ESC_ANY_LOW | ESC_D8_DC,
     ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW, ESC_ANY_LOW,
@@ -667,8 +674,8 @@ static size_t kept_before(const uint8_t *p, size_t j) {
 
 /* Where a run ends in block i, whose flagged lanes are `bad` (`err` the
  * UTF-8 errors among them), or SIZE_MAX when it goes on: each flagged code
- * point 3.21 keeps (its lead byte the lane before the flag; a block with
- * no error before it is valid up to it) is passed over; the first it
+ * point 3.21 keeps (its lead byte one to three lanes before the flag; a
+ * block with no error before it is valid up to it) is passed over; the first it
  * escapes ends the run at its lead byte, an escaped ASCII byte at itself,
  * an error as kept_before says. A code point the end of the text cuts
  * short ends it too, and one the next block finds broken is backed off
@@ -680,17 +687,13 @@ static PBC_ALWAYS_INLINE size_t kept_through(const uint8_t *p, size_t n,
     size_t j = i + (unsigned)__builtin_ctz(bad);
     if ((err & bad & -bad) != 0) return kept_before(p, j < n ? j : n);
     if (p[j] < 0x80) return j;
-    assert(j > 0 && p[j - 1] >= 0xc2);
+    /* Valid up to j: the lead is at most three bytes back. */
     size_t lead = j - 1;
+    while (p[lead] < 0xc0) lead--;
+    assert(j - lead <= 3 && p[lead] >= 0xc2);
     uint8_t c = p[lead];
     size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
     if (n - lead < len) return lead;
-    if (c == 0xe2) { /* prose's flags: judged from two bits and six */
-      assert((p[j] & 0xfe) == 0x80);
-      if (pbc_rt_json_escapes_punctuation((p[j] & 1u) << 6 | (p[j + 1] & 0x3fu)))
-        return lead;
-      continue;
-    }
     uint32_t cp = c & (0x7f >> len);
     for (size_t k = 1; k < len; k++) cp = cp << 6 | (p[lead + k] & 0x3f);
     if (pbc_rt_json_escapes_code_point(cp)) return lead;
