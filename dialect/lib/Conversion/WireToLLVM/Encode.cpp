@@ -182,13 +182,7 @@ struct PutDataLowering : OpConversionPattern<PutDataOp> {
     Block *lt8 = e.newBlockBefore(words);
     Block *dwords = e.newBlockBefore(lt8);
     Block *small = e.newBlockBefore(dwords);
-    Block *big = e.newBlockBefore(small);
-    Block *vecs64 = e.newBlockBefore(big);
-    Block *over64 = e.newBlockBefore(vecs64);
-    Block *vecs32 = e.newBlockBefore(over64);
-    Block *over32 = e.newBlockBefore(vecs32);
-    Block *vecs16 = e.newBlockBefore(over32);
-    Block *over16 = e.newBlockBefore(vecs16);
+    Block *over = e.newBlockBefore(small);
 
     auto below = [&](int64_t bound) {
       return rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, n,
@@ -205,22 +199,20 @@ struct PutDataLowering : OpConversionPattern<PutDataOp> {
     };
 
     rw.setInsertionPointToEnd(before);
-    rw.create<LLVM::CondBrOp>(e.loc, below(17), small, over16);
+    rw.create<LLVM::CondBrOp>(e.loc, below(17), small, over);
 
-    rw.setInsertionPointToStart(over16);
-    rw.create<LLVM::CondBrOp>(e.loc, below(33), vecs16, over32);
-    rw.setInsertionPointToStart(vecs16);
-    copyEnds(VectorType::get({16}, e.i8), 16);
-    rw.setInsertionPointToStart(over32);
-    rw.create<LLVM::CondBrOp>(e.loc, below(65), vecs32, over64);
-    rw.setInsertionPointToStart(vecs32);
-    copyEnds(VectorType::get({32}, e.i8), 32);
-    rw.setInsertionPointToStart(over64);
-    rw.create<LLVM::CondBrOp>(e.loc, below(129), vecs64, big);
-    rw.setInsertionPointToStart(vecs64);
-    copyEnds(VectorType::get({64}, e.i8), 64);
+    // From 17 bytes, the narrowest vector whose two copies cover n.
+    for (int64_t width : {16, 32, 64}) {
+      Block *vecs = e.newBlockBefore(small);
+      Block *next = e.newBlockBefore(small);
+      rw.setInsertionPointToStart(over);
+      rw.create<LLVM::CondBrOp>(e.loc, below(2 * width + 1), vecs, next);
+      rw.setInsertionPointToStart(vecs);
+      copyEnds(VectorType::get({width}, e.i8), width);
+      over = next;
+    }
 
-    rw.setInsertionPointToStart(big);
+    rw.setInsertionPointToStart(over); // past 128 bytes
     rw.create<LLVM::MemcpyOp>(e.loc, start, src, n, /*isVolatile=*/false);
     rw.create<LLVM::BrOp>(e.loc, ValueRange{start}, done);
 
