@@ -416,21 +416,22 @@ static void put_real(printer *p, const slot *at, double v, bool is_float) {
   put_simple(p, at, s, pbc_format_real(s, v, is_float));
 }
 
-/* An integer in decimal (v's bits read as signed when `is_signed`),
- * quoted for the 64-bit types: formatted in place when the buffer has room
- * for the longest, else through a copy. */
+/* An integer in decimal (v's bits read as signed when `is_signed`):
+ * quoted, a 64-bit type's; else a 32-bit type's (its low half). Formatted
+ * in place when the buffer has room for the longest, else through a copy. */
 static void put_int(printer *p, const slot *at, uint64_t v, bool is_signed,
                     bool quoted) {
-  enum { LONGEST = PBC_FORMAT_INT_MAX + 2 };
-  size_t q = quoted ? 1 : 0;
+  enum { LONGEST = PBC_FORMAT_INT_ROOM + 2 }; /* quotes, digits and scratch */
   prefix(p, at);
   pbc_sink *o = &p->out;
   char copy[LONGEST];
   bool in_place = p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
                   LONGEST <= o->cap - o->len;
   char *d = in_place ? o->buf + o->len : copy;
-  size_t n = (is_signed ? pbc_format_i64(d + q, (int64_t)v)
-                        : pbc_format_u64(d + q, v)) + 2 * q;
+  size_t n = quoted ? (is_signed ? pbc_format_i64(d + 1, (int64_t)v)
+                                 : pbc_format_u64(d + 1, v)) + 2
+                    : is_signed ? pbc_format_i32(d, (int32_t)v)
+                                : pbc_format_u32(d, (uint32_t)v);
   if (quoted) d[0] = d[n - 1] = '"';
   if (in_place)
     o->len += n;
@@ -582,10 +583,10 @@ static slot key_slot(bool *first, const pbc_field_desc *key,
     n = pbc_format_u64(buf, pbc_tbl_load64(v));
     break;
   case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32:
-    n = pbc_format_u64(buf, pbc_tbl_load32(v));
+    n = pbc_format_u32(buf, pbc_tbl_load32(v));
     break;
   default:
-    n = pbc_format_i64(buf, (int32_t)pbc_tbl_load32(v));
+    n = pbc_format_i32(buf, (int32_t)pbc_tbl_load32(v));
     break;
   }
   return member(first, buf, n);
@@ -609,7 +610,7 @@ static void put_map_members(printer *p, bool *first, const pbc_message_desc *d,
   for (size_t k = 0; k < v.size && p->status == PBC_OK; k++) {
     if (k + 1 < v.size && pbc_tbl_compare_keys(key, order[k], order[k + 1]) == 0)
       continue; /* a later entry has the key */
-    char buf[PBC_FORMAT_INT_MAX];
+    char buf[PBC_FORMAT_INT_ROOM];
     slot at = key_slot(first, key, order[k], buf);
     put_field_value(p, &at, entry, value, order[k] + value->offset, false);
   }
@@ -636,9 +637,9 @@ static PBC_ALWAYS_INLINE size_t format_element(char *d, uint8_t type,
                                                const uint8_t *v) {
   switch (type) {
   case PBC_TYPE_INT32:
-    return pbc_format_i64(d, (int32_t)pbc_tbl_load32(v));
+    return pbc_format_i32(d, (int32_t)pbc_tbl_load32(v));
   case PBC_TYPE_UINT32:
-    return pbc_format_u64(d, pbc_tbl_load32(v));
+    return pbc_format_u32(d, pbc_tbl_load32(v));
   case PBC_TYPE_INT64:
   case PBC_TYPE_UINT64: { /* the 64-bit types are quoted */
     uint64_t x = pbc_tbl_load64(v);
@@ -657,7 +658,7 @@ static PBC_ALWAYS_INLINE size_t format_element(char *d, uint8_t type,
 /* `type` is one of format_element's (a constant where this is inlined). */
 static PBC_ALWAYS_INLINE void int_run(printer *p, uint8_t type, size_t stride,
                                       const uint8_t *v, size_t n, bool comma) {
-  enum { LONGEST = 1 + 2 + PBC_FORMAT_INT_MAX }; /* comma, quotes, digits */
+  enum { LONGEST = 2 + PBC_FORMAT_INT_ROOM }; /* comma, quote, digits, scratch */
   pbc_sink *o = &p->out;
   const uint8_t *end = v + n * stride;
   while (v != end) {

@@ -1,4 +1,5 @@
 /* Numbers as libprotobuf's printers write them (runtime/print_internal.h). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -42,80 +43,81 @@ static const uint64_t kPow5[28] = {
     298023223876953125ULL, 1490116119384765625ULL, 7450580596923828125ULL};
 
 /* printf's %.<precision>g of the value digits * 10^(exp - precision + 1),
- * where digits has exactly `precision` digits, or is 10^precision (a
- * rounding that carried into a new digit: one digit less, exp + 1).
- * precision is a constant where this is inlined: the digits go eight at a
- * time into d (eight bytes of slack before it, for a first group that is
- * shorter), and into out by copies of a fixed size that the scratch room
- * (PBC_FORMAT_REAL_ROOM) takes past the text. */
+ * where digits has exactly `precision` digits (at most 17), or is
+ * 10^precision (a rounding that carried into a new digit: one digit less,
+ * exp + 1). The digits are made in registers (pbc_digit_bytes8): a
+ * 24-byte string, the first sixteen in `lo`, the seventeenth in `hi`; %g's
+ * trailing zeros are found in the words (the last digit byte that is not
+ * 0), and the text is placed by stores of those words, past its end into
+ * the scratch room (PBC_FORMAT_REAL_ROOM): the digits from the first, then
+ * the point, then the digits after it from the string shifted down, each
+ * store overwriting what the one before left past its part. No byte is
+ * stored to be loaded again (a wider load cannot be forwarded from
+ * narrower stores: it waits for them to reach the cache). */
 static PBC_ALWAYS_INLINE size_t put_g(char *out, bool neg, uint64_t digits,
                                       int precision, int exp) {
+  assert(precision >= 6 && precision <= 17);
   if (digits == kPow10[precision]) {
     digits = kPow10[precision - 1];
     exp++;
   }
-  char buf[8 + 48];
-  char *d = buf + 8;
-  /* No '0' before the first digit (the scan below), and nothing unset
-   * after the last (the fixed-size copies below). */
-  memset(buf, '.', sizeof buf);
-  int pos = precision;
-  for (; pos > 8; pos -= 8) {
-    pbc_put8_digits(d + pos - 8, (uint32_t)(digits % 100000000));
-    digits /= 100000000;
-  }
-  if (pos == 1) d[0] = (char)('0' + digits);
-  else pbc_put8_digits(d + pos - 8, (uint32_t)digits);
-  /* %g drops trailing zeros: the '0' bytes at the top of the words that
-   * end the digits (d[0] is not one). */
-  const uint64_t zeros = 0x3030303030303030ULL;
-  int n = precision;
-  uint64_t w;
-  for (;;) {
-    memcpy(&w, d + n - 8, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    w ^= zeros;
-    if (w != 0) break;
-    n -= 8;
-  }
-  n -= __builtin_clzll(w) / 8;
-  size_t k = neg;
+  /* 17 digit bytes, the first `17 - precision` of them zeros. */
+  uint64_t top = digits / 10000000000000000ULL,
+           rest = digits % 10000000000000000ULL;
+  uint64_t a = pbc_digit_bytes8((uint32_t)(rest / 100000000)),
+           b = pbc_digit_bytes8((uint32_t)(rest % 100000000));
+  pbc_u128 lo = (pbc_u128)top | (pbc_u128)a << 8 | (pbc_u128)b << 72;
+  uint64_t hi = b >> 56;
+  /* Shifted down past them (hi << 1 << (127 - lead) is hi << (128 - lead),
+   * also for lead 0). */
+  int lead = 8 * (17 - precision);
+  lo = lo >> lead | (pbc_u128)hi << 1 << (127 - lead);
+  hi = lead == 0 ? hi : 0;
+  /* The digits up to the last that is not 0 (the first is not). */
+  uint64_t lo_hi = (uint64_t)(lo >> 64);
+  int n = hi != 0 ? 17
+          : lo_hi != 0 ? 16 - __builtin_clzll(lo_hi) / 8
+                       : 8 - __builtin_clzll((uint64_t)lo) / 8;
+  const pbc_u128 ascii = (pbc_u128)PBC_DIGITS_ASCII << 64 | PBC_DIGITS_ASCII;
+  lo |= ascii;
+  hi |= PBC_DIGITS_ASCII;
   out[0] = '-';
-  if (exp < -4 || exp >= precision) {
-    out[k++] = d[0];
-    if (n > 1) {
-      out[k++] = '.';
-      memcpy(out + k, d + 1, 16);
-      k += (size_t)n - 1;
-    }
-    out[k++] = 'e';
-    out[k++] = exp < 0 ? '-' : '+';
-    int a = exp < 0 ? -exp : exp;
-    if (a >= 100) out[k++] = (char)('0' + a / 100);
-    memcpy(out + k, pbc_digit_pairs + a % 100 * 2, 2);
-    k += 2;
-  } else if (exp >= 0) {
-    /* d[0, whole) before the point (the zeros %g dropped among them), the
-     * rest of the n after it. */
-    size_t whole = (size_t)exp + 1;
-    memcpy(out + k, d, 32);
-    if ((size_t)n > whole) {
-      out[k + whole] = '.';
-      memcpy(out + k + whole + 1, d + whole, 16);
-      k += (size_t)n + 1;
-    } else {
-      k += whole;
-    }
-  } else {
+  char *o = out + neg;
+  size_t k;
+  if (exp < 0 && exp >= -4) {
     /* "0.", -exp - 1 zeros (at most 3), the digits. */
-    memcpy(out + k, "0.000000", 8);
-    memcpy(out + k + 1 - exp, d, 32);
-    k += (size_t)(1 - exp + n);
+    memcpy(o, "0.000000", 8);
+    memcpy(o + 1 - exp, &lo, 16);
+    memcpy(o + 17 - exp, &hi, 8);
+    k = (size_t)(1 - exp + n);
+  } else {
+    /* `whole` digits before the point: one in the exponent's form, else
+     * exp + 1 (the zeros %g dropped among them). */
+    bool sci = exp < -4 || exp >= precision;
+    int whole = sci ? 1 : exp + 1;
+    memcpy(o, &lo, 16);
+    memcpy(o + 16, &hi, 8);
+    if (n > whole) { /* then whole <= 16, and n - whole digits follow */
+      int shift = 8 * whole;
+      pbc_u128 after = whole < 16 ? lo >> shift | (pbc_u128)hi << (128 - shift)
+                                  : (pbc_u128)hi;
+      o[whole] = '.';
+      memcpy(o + whole + 1, &after, 16);
+      k = (size_t)n + 1;
+    } else {
+      k = (size_t)whole;
+    }
+    if (sci) {
+      o[k++] = 'e';
+      o[k++] = exp < 0 ? '-' : '+';
+      int e = exp < 0 ? -exp : exp;
+      if (e >= 100) o[k++] = (char)('0' + e / 100);
+      memcpy(o + k, pbc_digit_pairs + e % 100 * 2, 2);
+      k += 2;
+    }
   }
-  out[k] = '\0';
-  return k;
+  o[k] = '\0';
+  return k + neg;
 }
 
 /* 10^k as the double nearest it, k from -25 to 18, for the decimal
@@ -174,7 +176,8 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
     uint64_t qd = (uint64_t)q;
     /* The `lo`-digit rounding, and whether it reads back. */
     uint64_t d = kPow10[hi - lo], low = qd / d, rem = qd % d;
-    bool up = rem > d / 2 || (rem == d / 2 && (r != 0 || (low & 1)));
+    /* Bitwise, not ||: half of these go each way, a branch would guess. */
+    bool up = (rem > d / 2) | ((rem == d / 2) & ((r != 0) | (low & 1)));
     int64_t dq = (int64_t)((low + up) * d) - (int64_t)qd;
     /* The interval's half-width is below 10^hi / 2^bits units of X (X is
      * below 10^hi, m at least 2^(bits - 1)) and the lo-digit value lies
@@ -183,7 +186,7 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
      * (|dq| up to 50; the bound 12, 60 for a float). */
     int64_t near = (int64_t)(kPow10[hi] >> bits) + 1;
     bool back = false;
-    if (dq >= -near && dq <= near) {
+    if ((uint64_t)(dq + near) <= (uint64_t)(2 * near)) { /* |dq| <= near */
       __int128 diff = (__int128)dq * ((__int128)1 << t) - (__int128)r;
       pbc_u128 a = (pbc_u128)(diff < 0 ? -diff : diff);
       /* The interval's width, in units of 2^-t: 5^s, times 2^shift when
@@ -192,10 +195,11 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
       pbc_u128 edge = diff < 0 && lower_closer ? 4 * a : 2 * a;
       back = edge < width || (edge == width && (m & 1) == 0);
     }
-    if (back) return put_g(out, neg, low + up, lo, exp);
     pbc_u128 half = t ? (pbc_u128)1 << (t - 1) : 0;
-    bool up_hi = t != 0 && (r > half || (r == half && (qd & 1)));
-    return put_g(out, neg, qd + up_hi, hi, exp);
+    bool up_hi = (t != 0) & ((r > half) | ((r == half) & (qd & 1)));
+    /* One put_g for both, its precision chosen without a branch: whether
+     * `lo` digits read back is as unpredictable as the rounding. */
+    return put_g(out, neg, back ? low + up : qd + up_hi, back ? lo : hi, exp);
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "pbc/port.h"
 #include "pbc/writer.h"
 
 /* A buffer (len counts every byte, also those past cap, so a short buffer
@@ -40,12 +41,13 @@ static inline pbc_status pbc_sink_finish(const pbc_sink *s, pbc_status status,
   return s->len > s->cap ? PBC_ERR_BUFFER_TOO_SMALL : PBC_OK;
 }
 
-/* Longest decimal an int64 or uint64 takes, and a float or double in
- * pbc_format_real's form; PBC_FORMAT_REAL_ROOM is what pbc_format_real
- * may write, text and scratch (it places the digits with stores of fixed
- * size past the text's end). */
+/* What pbc_format_u64 and its kin may write: an int64's 20 digits and sign
+ * or a uint64's 20 digits, and scratch past them (the digits go out by
+ * stores of 4, 8 and 16 bytes). The longest float or double in
+ * pbc_format_real's form, and PBC_FORMAT_REAL_ROOM what it may write, text
+ * and scratch. */
 enum {
-  PBC_FORMAT_INT_MAX = 21,
+  PBC_FORMAT_INT_ROOM = 24,
   PBC_FORMAT_REAL_MAX = 32,
   PBC_FORMAT_REAL_ROOM = 48
 };
@@ -71,40 +73,87 @@ static const char pbc_digit_pairs[201] =
     "606162636465666768697071727374757677787980818283848586878889"
     "90919293949596979899";
 
-/* v's decimal digits ending at `end`, written backwards two at a time. */
-static inline void pbc_digits_back(char *end, uint64_t v) {
-  while (v >= 100) {
-    end -= 2;
-    memcpy(end, pbc_digit_pairs + v % 100 * 2, 2);
-    v /= 100;
-  }
-  if (v >= 10) memcpy(end - 2, pbc_digit_pairs + v * 2, 2);
-  else end[-1] = (char)('0' + v);
+/* ---- Digits in a register --------------------------------------------------
+ * The decimal digits of v < 10^8 as eight bytes of 0 to 9, the first digit
+ * in the lowest byte (the first in memory), leading zeros included: v split
+ * into its two groups of four, one in each 32-bit half, then each group
+ * into pairs (x / 100 as x * 10486 >> 20, exact below 43,699) in the 16-bit
+ * quarters, then each pair into its digits (x / 10 as x * 103 >> 10, exact
+ * below 179) in the bytes; no lane's product reaches the next lane. No
+ * table, no branch, no store: the printers place the word, shifted past its
+ * leading zeros, with one store, where a digit pair at a time took a
+ * division loop whose trip count the branch predictor cannot know on
+ * numbers of mixed lengths, and a buffer the text was then copied out of
+ * (stores a wider load cannot forward from).
+ * PBC_DIGITS_ASCII (a '0' in every byte) makes them text. */
+#define PBC_DIGITS_ASCII 0x3030303030303030ULL
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the digit words are stored as little-endian integers"
+#endif
+
+static PBC_ALWAYS_INLINE uint64_t pbc_digit_bytes8(uint32_t v) {
+  uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+  uint64_t h = (x * 10486) >> 20 & 0x0000007F0000007FULL;
+  x = h | (x - h * 100) << 16;
+  h = (x * 103) >> 10 & 0x000F000F000F000FULL;
+  return h | (x - h * 10) << 8;
 }
 
-/* The 8 decimal digits of v < 10^8, leading zeros included, at out: two
- * groups of four, each two pairs, in 32-bit arithmetic (pbc_format_real's
- * digits, which have a fixed count). */
-static inline void pbc_put8_digits(char *out, uint32_t v) {
-  uint32_t a = v / 10000, b = v % 10000;
-  memcpy(out, pbc_digit_pairs + a / 100 * 2, 2);
-  memcpy(out + 2, pbc_digit_pairs + a % 100 * 2, 2);
-  memcpy(out + 4, pbc_digit_pairs + b / 100 * 2, 2);
-  memcpy(out + 6, pbc_digit_pairs + b % 100 * 2, 2);
+/* v < 10^16, of n digits (1 to 16), at out: the sixteen digits shifted
+ * down past the 16 - n leading zeros, one 16-byte store. */
+static PBC_ALWAYS_INLINE void pbc_put_digits16(char *out, uint64_t v, size_t n) {
+  unsigned __int128 d =
+      (unsigned __int128)(pbc_digit_bytes8((uint32_t)(v / 100000000)) |
+                          PBC_DIGITS_ASCII) |
+      (unsigned __int128)(pbc_digit_bytes8((uint32_t)(v % 100000000)) |
+                          PBC_DIGITS_ASCII)
+          << 64;
+  d >>= 8 * (16 - n);
+  memcpy(out, &d, 16);
 }
 
-/* v in decimal at out (no NUL); the number of bytes. Inline: the printers
- * call them for every integer. (Eight digits at a time, pbc_put8_digits,
- * costs more instructions on the benchmarks' integers.) */
-static inline size_t pbc_format_u64(char *out, uint64_t v) {
+/* v in decimal at out (no NUL), PBC_FORMAT_INT_ROOM bytes there; the
+ * number of bytes. Inline: the printers call them for every integer. A
+ * number of 17 to 20 digits puts its first 1 to 4 (below 1845) ahead of
+ * the last sixteen. */
+static PBC_ALWAYS_INLINE size_t pbc_format_u64(char *out, uint64_t v) {
   size_t n = pbc_decimal_digits(v);
-  pbc_digits_back(out + n, v);
+  if (PBC_LIKELY(v < 10000000000000000ULL)) {
+    pbc_put_digits16(out, v, n);
+    return n;
+  }
+  uint64_t top = v / 10000000000000000ULL, rest = v % 10000000000000000ULL;
+  size_t lead = n - 16;
+  uint32_t t = (uint32_t)(pbc_digit_bytes8((uint32_t)top) >> 32) | 0x30303030u;
+  t >>= 8 * (4 - lead);
+  memcpy(out, &t, 4);
+  pbc_put_digits16(out + lead, rest, 16);
   return n;
 }
-static inline size_t pbc_format_i64(char *out, int64_t v) {
-  if (v >= 0) return pbc_format_u64(out, (uint64_t)v);
+
+/* A 32-bit v: below 10^8 (nearly all), one word. */
+static PBC_ALWAYS_INLINE size_t pbc_format_u32(char *out, uint32_t v) {
+  size_t n = pbc_decimal_digits(v);
+  if (PBC_UNLIKELY(v >= 100000000)) {
+    pbc_put_digits16(out, v, n);
+    return n;
+  }
+  uint64_t d = (pbc_digit_bytes8(v) | PBC_DIGITS_ASCII) >> (8 * (8 - n));
+  memcpy(out, &d, 8);
+  return n;
+}
+
+/* The signed forms: the '-' written in any case, the digits after it or
+ * over it (no branch on the sign, which mixed signs would mispredict). */
+static PBC_ALWAYS_INLINE size_t pbc_format_i64(char *out, int64_t v) {
+  size_t neg = v < 0;
   out[0] = '-';
-  return 1 + pbc_format_u64(out + 1, 0 - (uint64_t)v);
+  return neg + pbc_format_u64(out + neg, neg ? 0 - (uint64_t)v : (uint64_t)v);
+}
+static PBC_ALWAYS_INLINE size_t pbc_format_i32(char *out, int32_t v) {
+  size_t neg = v < 0;
+  out[0] = '-';
+  return neg + pbc_format_u32(out + neg, neg ? 0 - (uint32_t)v : (uint32_t)v);
 }
 
 /* A finite float (is_float, v holding its value exactly) or double as

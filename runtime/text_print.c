@@ -67,12 +67,12 @@ static void close_block(printer *p) {
 /* ---- Values ------------------------------------------------------------- */
 
 static void emit_u64(printer *p, uint64_t v) {
-  char s[PBC_FORMAT_INT_MAX];
+  char s[PBC_FORMAT_INT_ROOM];
   emit(p, s, pbc_format_u64(s, v));
 }
 
 static void emit_i64(printer *p, int64_t v) {
-  char s[PBC_FORMAT_INT_MAX];
+  char s[PBC_FORMAT_INT_ROOM];
   emit(p, s, pbc_format_i64(s, v));
 }
 
