@@ -45,7 +45,8 @@ def Wire_WriterOp : Wire_Op<"writer", [Pure]> {
 def Wire_VarintSizeOp : Wire_Op<"varint_size", [Pure]> {
   let summary = "bytes a varint of this (unsigned) value takes";
   let description = [{
-    Lowered branch-free: `((64 - ctlz(v | 1)) * 9 + 64) / 64`. Folds for
+    Lowered branch-free: the entry of `63 - ctlz(v | 1)` in the module's
+    table of varint sizes (`@pbc.varint_size`, 64 bytes). Folds for
     constants (tag sizes are always constant).
   }];
   let arguments = (ins AnyTypeOf<[I32, I64]>:$value);

@@ -37,7 +37,7 @@ proto.message @P file "g.proto" {
 // CHECK: arith.andi %[[WORD]], %c64_i32
 // CHECK: scf.if
 // CHECK: arith.addi %{{.*}}, %c9_i64
-// The int32 (bit 3): a ctlz-based varint size, only when set.
+// The int32 (bit 3): its varint size, only when set.
 // CHECK: arith.andi %[[WORD]], %c8_i32
 // CHECK: scf.if
 // CHECK: %[[N:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
