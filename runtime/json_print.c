@@ -658,7 +658,8 @@ static PBC_ALWAYS_INLINE size_t format_element(char *d, uint8_t type,
 /* `type` is one of format_element's (a constant where this is inlined). */
 static PBC_ALWAYS_INLINE void int_run(printer *p, uint8_t type, size_t stride,
                                       const uint8_t *v, size_t n, bool comma) {
-  enum { LONGEST = 2 + PBC_FORMAT_INT_ROOM }; /* comma, quote, digits, scratch */
+  /* A comma, a quote, the digits and their scratch. */
+  enum { LONGEST = 2 + PBC_FORMAT_INT_ROOM };
   pbc_sink *o = &p->out;
   const uint8_t *end = v + n * stride;
   while (v != end) {

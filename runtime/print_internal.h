@@ -101,7 +101,8 @@ static PBC_ALWAYS_INLINE uint64_t pbc_digit_bytes8(uint32_t v) {
 
 /* v < 10^16, of n digits (1 to 16), at out: the sixteen digits shifted
  * down past the 16 - n leading zeros, one 16-byte store. */
-static PBC_ALWAYS_INLINE void pbc_put_digits16(char *out, uint64_t v, size_t n) {
+static PBC_ALWAYS_INLINE void pbc_put_digits16(char *out, uint64_t v,
+                                               size_t n) {
   unsigned __int128 d =
       (unsigned __int128)(pbc_digit_bytes8((uint32_t)(v / 100000000)) |
                           PBC_DIGITS_ASCII) |

@@ -131,9 +131,10 @@ def LowerSCF : Pass<"lower-scf"> {
 def WireToLLVM : Pass<"wire-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower wire ops to the LLVM dialect and runtime calls";
   let description = [{
-    Varint sizes become a `ctlz` and a lookup in a 64-byte table; one-byte tags and varints are read
-    inline with the longer forms calling the runtime (`pbc_rt_*`, linked in
-    as bitcode and inlined by LLVM); constant writes become stores.
+    Varint sizes become a `ctlz` and a lookup in a 64-byte table; one-byte
+    tags and varints are read inline with the longer forms calling the
+    runtime (`pbc_rt_*`, linked in as bitcode and inlined by LLVM); constant
+    writes become stores.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

@@ -14,7 +14,8 @@ LLVM::GlobalOp varintSizeTable(ConversionPatternRewriter &rw, Operation *from) {
   constexpr llvm::StringLiteral name = "pbc.varint_size";
   auto module = from->getParentOfType<ModuleOp>();
   for (Operation &op : llvm::reverse(*module.getBody()))
-    if (auto g = llvm::dyn_cast<LLVM::GlobalOp>(op); g && g.getSymName() == name)
+    if (auto g = llvm::dyn_cast<LLVM::GlobalOp>(op);
+        g && g.getSymName() == name)
       return g;
   SmallVector<int8_t, 64> sizes;
   for (int bit = 0; bit < 64; bit++)
