@@ -23,7 +23,6 @@
  * 5^s / 2 (times 2^(e + s) when X is an integer; half that below a power
  * of two, where the next value down is closer); on its edge, when m is
  * even (strtod rounds ties to even). */
-typedef unsigned __int128 pbc_u128;
 
 static const uint64_t kPow10[18] = {
     1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
@@ -62,12 +61,9 @@ static PBC_ALWAYS_INLINE size_t put_g(char *out, bool neg, uint64_t digits,
     exp++;
   }
   /* 17 digit bytes, the first `17 - precision` of them zeros. */
-  uint64_t top = digits / 10000000000000000ULL,
-           rest = digits % 10000000000000000ULL;
-  uint64_t a = pbc_digit_bytes8((uint32_t)(rest / 100000000)),
-           b = pbc_digit_bytes8((uint32_t)(rest % 100000000));
-  pbc_u128 lo = (pbc_u128)top | (pbc_u128)a << 8 | (pbc_u128)b << 72;
-  uint64_t hi = b >> 56;
+  pbc_u128 last = pbc_digit_bytes16(digits % 10000000000000000ULL);
+  pbc_u128 lo = (pbc_u128)(digits / 10000000000000000ULL) | last << 8;
+  uint64_t hi = (uint64_t)(last >> 120);
   /* Shifted down past them (hi << 1 << (127 - lead) is hi << (128 - lead),
    * also for lead 0). */
   int lead = 8 * (17 - precision);
@@ -78,8 +74,7 @@ static PBC_ALWAYS_INLINE size_t put_g(char *out, bool neg, uint64_t digits,
   int n = hi != 0 ? 17
           : lo_hi != 0 ? 16 - __builtin_clzll(lo_hi) / 8
                        : 8 - __builtin_clzll((uint64_t)lo) / 8;
-  const pbc_u128 ascii = (pbc_u128)PBC_DIGITS_ASCII << 64 | PBC_DIGITS_ASCII;
-  lo |= ascii;
+  lo |= PBC_DIGITS_ASCII16;
   hi |= PBC_DIGITS_ASCII;
   out[0] = '-';
   char *o = out + neg;

@@ -99,17 +99,20 @@ static PBC_ALWAYS_INLINE uint64_t pbc_digit_bytes8(uint32_t v) {
   return h | (x - h * 10) << 8;
 }
 
+typedef unsigned __int128 pbc_u128;
+
+/* The sixteen digits of v < 10^16 the same way: two words in one value. */
+static PBC_ALWAYS_INLINE pbc_u128 pbc_digit_bytes16(uint64_t v) {
+  return (pbc_u128)pbc_digit_bytes8((uint32_t)(v / 100000000)) |
+         (pbc_u128)pbc_digit_bytes8((uint32_t)(v % 100000000)) << 64;
+}
+#define PBC_DIGITS_ASCII16 ((pbc_u128)PBC_DIGITS_ASCII << 64 | PBC_DIGITS_ASCII)
+
 /* v < 10^16, of n digits (1 to 16), at out: the sixteen digits shifted
  * down past the 16 - n leading zeros, one 16-byte store. */
 static PBC_ALWAYS_INLINE void pbc_put_digits16(char *out, uint64_t v,
                                                size_t n) {
-  unsigned __int128 d =
-      (unsigned __int128)(pbc_digit_bytes8((uint32_t)(v / 100000000)) |
-                          PBC_DIGITS_ASCII) |
-      (unsigned __int128)(pbc_digit_bytes8((uint32_t)(v % 100000000)) |
-                          PBC_DIGITS_ASCII)
-          << 64;
-  d >>= 8 * (16 - n);
+  pbc_u128 d = (pbc_digit_bytes16(v) | PBC_DIGITS_ASCII16) >> (8 * (16 - n));
   memcpy(out, &d, 16);
 }
 
