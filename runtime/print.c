@@ -41,39 +41,33 @@ static const uint64_t kPow5[28] = {
     2384185791015625ULL, 11920928955078125ULL, 59604644775390625ULL,
     298023223876953125ULL, 1490116119384765625ULL, 7450580596923828125ULL};
 
-/* printf's %.<precision>g of the value digits * 10^(exp - precision + 1),
- * where digits has exactly `precision` digits (at most 17), or is
- * 10^precision (a rounding that carried into a new digit: one digit less,
- * exp + 1). The digits are made in registers (pbc_digit_bytes8): a
- * 24-byte string, the first sixteen in `lo`, the seventeenth in `hi`; %g's
- * trailing zeros are found in the words (the last digit byte that is not
- * 0), and the text is placed by stores of those words, past its end into
- * the scratch room (PBC_FORMAT_REAL_ROOM): the digits from the first, then
- * the point, then the digits after it from the string shifted down, each
- * store overwriting what the one before left past its part. No byte is
+/* From 24 - k on, k bytes of 0xff (k <= 24) and zeros after them. */
+static const uint8_t kFirstBytes[48] = {[0 ... 23] = 0xff};
+
+/* printf's %.<precision>g of the value digits * 10^(exp - 16), where
+ * digits has 17 digits, those past the first `precision` zeros, or is
+ * 10^17 (a rounding that carried into a new digit: exp + 1). Always 17:
+ * the digits need no shift past leading zeros, and the precision only
+ * decides between the fixed and the exponent form. The digits are made in
+ * registers (pbc_digit_bytes16): a 24-byte string, the first sixteen in
+ * `lo`, the seventeenth in `hi`; %g's trailing zeros are found in them
+ * (pbc_digits16_used), and the text is placed by stores of those words,
+ * past its end into the scratch room (PBC_FORMAT_REAL_ROOM). No byte is
  * stored to be loaded again (a wider load cannot be forwarded from
  * narrower stores: it waits for them to reach the cache). */
 static PBC_ALWAYS_INLINE size_t put_g(char *out, bool neg, uint64_t digits,
                                       int precision, int exp) {
   assert(precision >= 6 && precision <= 17);
-  if (digits == kPow10[precision]) {
-    digits = kPow10[precision - 1];
+  assert(digits >= kPow10[16] && digits <= kPow10[17]);
+  if (digits == kPow10[17]) {
+    digits = kPow10[16];
     exp++;
   }
-  /* 17 digit bytes, the first `17 - precision` of them zeros. */
   pbc_u128 last = pbc_digit_bytes16(digits % 10000000000000000ULL);
   pbc_u128 lo = (pbc_u128)(digits / 10000000000000000ULL) | last << 8;
   uint64_t hi = (uint64_t)(last >> 120);
-  /* Shifted down past them (hi << 1 << (127 - lead) is hi << (128 - lead),
-   * also for lead 0). */
-  int lead = 8 * (17 - precision);
-  lo = lo >> lead | (pbc_u128)hi << 1 << (127 - lead);
-  hi = lead == 0 ? hi : 0;
   /* The digits up to the last that is not 0 (the first is not). */
-  uint64_t lo_hi = (uint64_t)(lo >> 64);
-  int n = hi != 0 ? 17
-          : lo_hi != 0 ? 16 - __builtin_clzll(lo_hi) / 8
-                       : 8 - __builtin_clzll((uint64_t)lo) / 8;
+  int n = 1 + pbc_digits16_used(last);
   lo |= PBC_DIGITS_ASCII16;
   hi |= PBC_DIGITS_ASCII;
   out[0] = '-';
@@ -90,18 +84,23 @@ static PBC_ALWAYS_INLINE size_t put_g(char *out, bool neg, uint64_t digits,
      * exp + 1 (the zeros %g dropped among them). */
     bool sci = exp < -4 || exp >= precision;
     int whole = sci ? 1 : exp + 1;
+    /* The point after the first `whole` digits without a branch or a
+     * shift by a variable count: the string moved up a byte, blended
+     * with itself below the point by a mask read at an offset, the
+     * point's byte then stored over (and over that the 'e' or the NUL
+     * when no digit follows it). */
+    pbc_u128 mask_lo;
+    uint64_t mask_hi;
+    memcpy(&mask_lo, kFirstBytes + 24 - whole, 16);
+    memcpy(&mask_hi, kFirstBytes + 40 - whole, 8);
+    pbc_u128 moved_lo = lo << 8;
+    uint64_t moved_hi = hi << 8 | (uint64_t)(lo >> 120);
+    lo = moved_lo ^ ((lo ^ moved_lo) & mask_lo);
+    hi = moved_hi ^ ((hi ^ moved_hi) & mask_hi);
     memcpy(o, &lo, 16);
     memcpy(o + 16, &hi, 8);
-    if (n > whole) { /* then whole <= 16, and n - whole digits follow */
-      int shift = 8 * whole;
-      pbc_u128 after = whole < 16 ? lo >> shift | (pbc_u128)hi << (128 - shift)
-                                  : (pbc_u128)hi;
-      o[whole] = '.';
-      memcpy(o + whole + 1, &after, 16);
-      k = (size_t)n + 1;
-    } else {
-      k = (size_t)whole;
-    }
+    o[whole] = '.';
+    k = (size_t)(n > whole ? n + 1 : whole);
     if (sci) {
       o[k++] = 'e';
       o[k++] = exp < 0 ? '-' : '+';
@@ -132,7 +131,13 @@ static const double kPow10Double[44] = {
  * less, and mag against the power of ten above says which. That compare
  * is exact but where the double nearest 10^k is below it and mag is that
  * double (then the estimate is one too high); the product's digit count
- * catches both misses and the loop takes the other exponent. */
+ * catches both misses and the loop takes the other exponent.
+ *
+ * X's integer part q and its remainder r (below 2^t) come from one
+ * 128-bit product; where 5^s fits a word and t is at most 55 (a double's
+ * magnitudes from about 10^-4 to 10^17, a float's from 10^-4 up) r is a
+ * word too and so are the roundings' tests, the 128-bit forms only take
+ * the rest. */
 static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
                                              uint64_t m, int e,
                                              bool lower_closer, int hi,
@@ -144,21 +149,36 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
                     : -(int)(((int64_t)-b2 * 78913 + (1 << 18) - 1) >> 18);
   if (exp < -25 || exp > 17) return 0;
   exp += mag >= kPow10Double[exp + 26];
+  const uint64_t d = kPow10[hi - lo];
+  /* The interval's half-width is below 10^hi / 2^bits units of X (X is
+   * below 10^hi, m at least 2^(bits - 1)) and the lo-digit value lies
+   * |dq| - 1 or more from X: past (10^hi >> bits) + 1 it cannot read
+   * back, which most 17-digit values show here without the exact test
+   * (|dq| up to 50; the bound 12, 60 for a float). */
+  const int64_t near = (int64_t)(kPow10[hi] >> bits) + 1;
   for (int attempt = 0; attempt < 2; attempt++) {
     int s = hi - 1 - exp;
     if (s < 0 || s > 32) return 0;
+    int shift = e + s;
+    bool narrow = s <= 27 && shift < 0 && shift >= -55;
     pbc_u128 five = s <= 27 ? (pbc_u128)kPow5[s] : (pbc_u128)kPow5[27] * kPow5[s - 27];
     pbc_u128 p = (pbc_u128)m * five;
-    int shift = e + s, t = 0;
-    pbc_u128 q, r = 0;
-    if (shift >= 0) {
-      if (shift > 63) return 0;
-      q = p << shift;
+    /* X = q + r / 2^t: in words (narrow), else in 128 bits (r_wide; r then
+     * only says whether it is 0). */
+    int t = shift < 0 ? -shift : 0;
+    uint64_t q, r;
+    pbc_u128 r_wide = 0;
+    if (PBC_LIKELY(narrow)) {
+      /* q is below 10^18 (the exponent is at most one off). */
+      q = (uint64_t)(p >> (t & 63));
+      r = (uint64_t)p & (((uint64_t)1 << (t & 63)) - 1);
     } else {
-      t = -shift;
-      if (t > 100) return 0;
-      q = p >> t;
-      r = p & (((pbc_u128)1 << t) - 1);
+      if (shift > 63 || t > 100) return 0;
+      pbc_u128 q_wide = shift >= 0 ? p << shift : p >> t;
+      if (q_wide >= kPow10[hi]) q = kPow10[hi]; /* (and retried below) */
+      else q = (uint64_t)q_wide;
+      if (t) r_wide = p & (((pbc_u128)1 << t) - 1);
+      r = r_wide != 0;
     }
     if (q >= kPow10[hi]) {
       exp++;
@@ -168,33 +188,43 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
       exp--;
       continue;
     }
-    uint64_t qd = (uint64_t)q;
     /* The `lo`-digit rounding, and whether it reads back. */
-    uint64_t d = kPow10[hi - lo], low = qd / d, rem = qd % d;
+    uint64_t low = q / d, rem = q % d;
     /* Bitwise, not ||: half of these go each way, a branch would guess. */
     bool up = (rem > d / 2) | ((rem == d / 2) & ((r != 0) | (low & 1)));
-    int64_t dq = (int64_t)((low + up) * d) - (int64_t)qd;
-    /* The interval's half-width is below 10^hi / 2^bits units of X (X is
-     * below 10^hi, m at least 2^(bits - 1)) and the lo-digit value lies
-     * |dq| - 1 or more from X: past (10^hi >> bits) + 1 it cannot read
-     * back, which most 17-digit values show here without the exact test
-     * (|dq| up to 50; the bound 12, 60 for a float). */
-    int64_t near = (int64_t)(kPow10[hi] >> bits) + 1;
-    bool back = false;
+    int64_t dq = (int64_t)((low + up) * d) - (int64_t)q;
+    bool back = false, up_hi;
     if ((uint64_t)(dq + near) <= (uint64_t)(2 * near)) { /* |dq| <= near */
-      __int128 diff = (__int128)dq * ((__int128)1 << t) - (__int128)r;
-      pbc_u128 a = (pbc_u128)(diff < 0 ? -diff : diff);
-      /* The interval's width, in units of 2^-t: 5^s, times 2^shift when
-       * X is an integer. */
-      pbc_u128 width = shift > 0 ? five << shift : five;
-      pbc_u128 edge = diff < 0 && lower_closer ? 4 * a : 2 * a;
-      back = edge < width || (edge == width && (m & 1) == 0);
+      /* Its distance from X, against the interval's width in units of
+       * 2^-t: 5^s, times 2^shift when X is an integer. In words: |dq| is
+       * at most 60 and t at most 55, so |diff| < 2^61, 4 |diff| < 2^63. */
+      if (PBC_LIKELY(narrow)) {
+        int64_t diff = dq * ((int64_t)1 << t) - (int64_t)r;
+        uint64_t a = (uint64_t)(diff < 0 ? -diff : diff);
+        uint64_t edge = diff < 0 && lower_closer ? 4 * a : 2 * a;
+        uint64_t width = (uint64_t)five;
+        back = edge < width || (edge == width && (m & 1) == 0);
+      } else {
+        __int128 diff = (__int128)dq * ((__int128)1 << t) - (__int128)r_wide;
+        pbc_u128 a = (pbc_u128)(diff < 0 ? -diff : diff);
+        pbc_u128 width = shift > 0 ? five << shift : five;
+        pbc_u128 edge = diff < 0 && lower_closer ? 4 * a : 2 * a;
+        back = edge < width || (edge == width && (m & 1) == 0);
+      }
     }
-    pbc_u128 half = t ? (pbc_u128)1 << (t - 1) : 0;
-    bool up_hi = (t != 0) & ((r > half) | ((r == half) & (qd & 1)));
-    /* One put_g for both, its precision chosen without a branch: whether
-     * `lo` digits read back is as unpredictable as the rounding. */
-    return put_g(out, neg, back ? low + up : qd + up_hi, back ? lo : hi, exp);
+    /* The `hi`-digit rounding: r against half of 2^t, half to even. */
+    if (PBC_LIKELY(narrow)) {
+      uint64_t half = (uint64_t)1 << ((t - 1) & 63);
+      up_hi = (r > half) | ((r == half) & (q & 1));
+    } else {
+      pbc_u128 half = t ? (pbc_u128)1 << (t - 1) : 0;
+      up_hi = (t != 0) & ((r_wide > half) | ((r_wide == half) & (q & 1)));
+    }
+    /* One put_g for both, its digits and precision chosen without a
+     * branch: whether `lo` digits read back is as unpredictable as the
+     * rounding. */
+    uint64_t digits = back ? (low + up) * d : q + up_hi;
+    return put_g(out, neg, digits * kPow10[17 - hi], back ? lo : hi, exp);
   }
   return 0;
 }

@@ -9,6 +9,9 @@
 
 #include "pbc/port.h"
 #include "pbc/writer.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* A buffer (len counts every byte, also those past cap, so a short buffer
  * still learns the whole length) or, when w is set, a writer. */
@@ -101,12 +104,49 @@ static PBC_ALWAYS_INLINE uint64_t pbc_digit_bytes8(uint32_t v) {
 
 typedef unsigned __int128 pbc_u128;
 
-/* The sixteen digits of v < 10^16 the same way: two words in one value. */
+/* The sixteen digits of v < 10^16 the same way: two words in one value.
+ * With SSE2 both words at once, the same three splits in its lanes (the
+ * 32-bit halves of two 64-bit lanes, then 16-bit lanes): about half the
+ * instructions of two words one after the other. */
 static PBC_ALWAYS_INLINE pbc_u128 pbc_digit_bytes16(uint64_t v) {
-  return (pbc_u128)pbc_digit_bytes8((uint32_t)(v / 100000000)) |
-         (pbc_u128)pbc_digit_bytes8((uint32_t)(v % 100000000)) << 64;
+  uint32_t first = (uint32_t)(v / 100000000), last = (uint32_t)(v % 100000000);
+#if defined(__SSE2__)
+  __m128i x = _mm_unpacklo_epi64(_mm_cvtsi32_si128((int)first),
+                                 _mm_cvtsi32_si128((int)last));
+  /* x / 10^4 as x * ceil(2^45 / 10^4) >> 45, exact below 10^8. */
+  __m128i h = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int)0xd1b71759)), 45);
+  x = _mm_or_si128(h, _mm_slli_epi64(_mm_sub_epi32(x, _mm_mul_epu32(h, _mm_set1_epi32(10000))), 32));
+  /* In each 32-bit lane y < 10^4: y / 100 as (y * 5243 >> 16) >> 3. */
+  h = _mm_srli_epi16(_mm_mulhi_epu16(x, _mm_set1_epi32(5243)), 3);
+  x = _mm_or_si128(h, _mm_slli_epi32(_mm_sub_epi16(x, _mm_mullo_epi16(h, _mm_set1_epi32(100))), 16));
+  /* In each 16-bit lane z < 100: z / 10 as z * (103 << 6) >> 16. */
+  h = _mm_mulhi_epu16(x, _mm_set1_epi16(103 << 6));
+  x = _mm_or_si128(h, _mm_slli_epi16(_mm_sub_epi16(x, _mm_mullo_epi16(h, _mm_set1_epi16(10))), 8));
+  return (pbc_u128)(uint64_t)_mm_cvtsi128_si64(x) |
+         (pbc_u128)(uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) << 64;
+#else
+  return (pbc_u128)pbc_digit_bytes8(first) | (pbc_u128)pbc_digit_bytes8(last) << 64;
+#endif
 }
 #define PBC_DIGITS_ASCII16 ((pbc_u128)PBC_DIGITS_ASCII << 64 | PBC_DIGITS_ASCII)
+
+/* How many of pbc_digit_bytes16's digits come before its trailing zeros
+ * (0 when all are 0), without a branch: the zero bytes' mask (SSE2), or
+ * the highest byte of a word that is not 0 (d + 0x7f sets a byte's top
+ * bit when it is 1 to 9). */
+static PBC_ALWAYS_INLINE int pbc_digits16_used(pbc_u128 d) {
+#if defined(__SSE2__)
+  __m128i v = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)(uint64_t)d),
+                                 _mm_cvtsi64_si128((long long)(uint64_t)(d >> 64)));
+  unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+  return 31 - __builtin_clz((~zero & 0xffffu) << 1 | 1);
+#else
+  pbc_u128 top = (d + PBC_DIGITS_ASCII16 / 0x30 * 0x7f) & PBC_DIGITS_ASCII16 / 0x30 * 0x80;
+  uint64_t hi = (uint64_t)(top >> 64), lo = (uint64_t)top | 1;
+  int bit = hi != 0 ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
+  return (bit + 1) / 8;
+#endif
+}
 
 /* v < 10^16, of n digits (1 to 16), at out: the sixteen digits shifted
  * down past the 16 - n leading zeros, one 16-byte store. */

@@ -62,6 +62,7 @@ config.substitutions.extend([
     ("%base64_test", os.path.join(config.pbc_obj_root, "test", "runtime", "base64_test")),
     ("%utf8_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test_asan")),
     ("%utf8_test", os.path.join(config.pbc_obj_root, "test", "runtime", "utf8_test")),
+    ("%format_real_test_portable", os.path.join(config.pbc_obj_root, "test", "runtime", "format_real_test_portable")),
     ("%format_real_test", os.path.join(config.pbc_obj_root, "test", "runtime", "format_real_test")),
     ("%present_test_asan", os.path.join(config.pbc_obj_root, "test", "runtime", "present_test_asan")),
     ("%present_test_portable", os.path.join(config.pbc_obj_root, "test", "runtime", "present_test_portable")),
