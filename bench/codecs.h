@@ -310,51 +310,58 @@ enum class PbcEncodeMode {
   TableAtEnd,
 };
 
-class PbcSerialize : public Codec {
+template <PbcEncodeMode Mode> class PbcSerialize : public Codec {
 public:
-  PbcSerialize(const Dataset &d, PbcEncodeMode mode)
-      : Codec(Payloads(d)), info_(pbc_find_message(d.message)), mode_(mode),
-        out_(1 << 20) {
+  explicit PbcSerialize(const Dataset &d)
+      : Codec(Payloads(d)), info_(pbc_find_message(d.message)), out_(1 << 20) {
     pbc_arena_init(&arena_, nullptr, 0);
     ms_ = DecodeStructs(info_, payloads_, &arena_);
-    for (const std::vector<char> &m : ms_) sizes_.push_back(info_->encoded_size(m.data()));
+    for (const std::vector<char> &m : ms_) {
+      sizes_.push_back(info_->encoded_size(m.data()));
+      structs_.push_back(m.data());
+    }
   }
   ~PbcSerialize() override { pbc_arena_destroy(&arena_); }
-  // The mode is chosen once a pass, not per message: the loop around each
-  // call is as lean as libprotobuf's.
+  // The mode is a template argument and what the loop calls is loaded
+  // before it: the loop around each call is as lean as libprotobuf's (a
+  // mode switched on in Run cost google_message1, one message a pass,
+  // about 25 instructions a call more than libprotobuf's loop).
   bool Run() override {
     if (!info_) return false;
     uint8_t *out = out_.data();
     const size_t cap = out_.size();
+    const pbc_message_desc *desc = info_->desc;
     size_t n;
     uint8_t *start;
-    switch (mode_) {
-    case PbcEncodeMode::SizeFirst:
+    if constexpr (Mode == PbcEncodeMode::SizeFirst) {
+      auto size = info_->encoded_size;
+      auto encode = info_->encode;
+      return Each([&](const void *m, size_t) { return encode(m, out, size(m), &n); });
+    } else if constexpr (Mode == PbcEncodeMode::Exact) {
+      auto encode = info_->encode;
+      const size_t *sizes = sizes_.data();
+      return Each([&](const void *m, size_t i) { return encode(m, out, sizes[i], &n); });
+    } else if constexpr (Mode == PbcEncodeMode::Large) {
+      auto encode = info_->encode;
+      return Each([&](const void *m, size_t) { return encode(m, out, cap, &n); });
+    } else if constexpr (Mode == PbcEncodeMode::AtEnd) {
+      auto encode_at_end = info_->encode_at_end;
+      return Each([&](const void *m, size_t) { return encode_at_end(m, out, cap, &start, &n); });
+    } else if constexpr (Mode == PbcEncodeMode::TableSizeFirst) {
       return Each([&](const void *m, size_t) {
-        return info_->encode(m, out, info_->encoded_size(m), &n);
+        return pbc_table_encode(desc, m, out, pbc_table_encoded_size(desc, m), &n);
       });
-    case PbcEncodeMode::Exact:
-      return Each([&](const void *m, size_t i) { return info_->encode(m, out, sizes_[i], &n); });
-    case PbcEncodeMode::Large:
-      return Each([&](const void *m, size_t) { return info_->encode(m, out, cap, &n); });
-    case PbcEncodeMode::AtEnd:
-      return Each([&](const void *m, size_t) {
-        return info_->encode_at_end(m, out, cap, &start, &n);
-      });
-    case PbcEncodeMode::TableSizeFirst:
-      return Each([&](const void *m, size_t) {
-        return pbc_table_encode(info_->desc, m, out, pbc_table_encoded_size(info_->desc, m), &n);
-      });
-    case PbcEncodeMode::TableExact:
+    } else if constexpr (Mode == PbcEncodeMode::TableExact) {
+      const size_t *sizes = sizes_.data();
       return Each([&](const void *m, size_t i) {
-        return pbc_table_encode(info_->desc, m, out, sizes_[i], &n);
+        return pbc_table_encode(desc, m, out, sizes[i], &n);
       });
-    case PbcEncodeMode::TableAtEnd:
+    } else {
+      static_assert(Mode == PbcEncodeMode::TableAtEnd);
       return Each([&](const void *m, size_t) {
-        return pbc_table_encode_at_end(info_->desc, m, out, cap, &start, &n);
+        return pbc_table_encode_at_end(desc, m, out, cap, &start, &n);
       });
     }
-    return false;
   }
 
 private:
@@ -362,14 +369,16 @@ private:
   // PBC_OK.
   template <typename F> bool Each(F encode) const {
     bool ok = true;
-    for (size_t i = 0; i < ms_.size(); ++i) ok &= encode(ms_[i].data(), i) == PBC_OK;
+    const void *const *m = structs_.data();
+    for (size_t i = 0, count = structs_.size(); i < count; ++i)
+      ok &= encode(m[i], i) == PBC_OK;
     return ok;
   }
 
   const pbc_message_info *info_;
-  PbcEncodeMode mode_;
   std::vector<uint8_t> out_;
   std::vector<std::vector<char>> ms_;
+  std::vector<const void *> structs_;
   std::vector<size_t> sizes_;
   pbc_arena arena_;
 };

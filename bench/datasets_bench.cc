@@ -49,25 +49,25 @@ const std::vector<Contender> &Contenders() {
        [](const Dataset &d) { return std::make_unique<LibprotobufSerialize>(d); }},
       {"pbc_size_encode",
        [](const Dataset &d) {
-         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::SizeFirst);
+         return std::make_unique<PbcSerialize<PbcEncodeMode::SizeFirst>>(d);
        }},
       {"pbc_encode_exact",
-       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Exact); }},
+       [](const Dataset &d) { return std::make_unique<PbcSerialize<PbcEncodeMode::Exact>>(d); }},
       {"pbc_encode",
-       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Large); }},
+       [](const Dataset &d) { return std::make_unique<PbcSerialize<PbcEncodeMode::Large>>(d); }},
       {"pbc_encode_at_end",
-       [](const Dataset &d) { return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd); }},
+       [](const Dataset &d) { return std::make_unique<PbcSerialize<PbcEncodeMode::AtEnd>>(d); }},
       {"pbc_table_size_encode",
        [](const Dataset &d) {
-         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableSizeFirst);
+         return std::make_unique<PbcSerialize<PbcEncodeMode::TableSizeFirst>>(d);
        }},
       {"pbc_table_encode_exact",
        [](const Dataset &d) {
-         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableExact);
+         return std::make_unique<PbcSerialize<PbcEncodeMode::TableExact>>(d);
        }},
       {"pbc_table_encode_at_end",
        [](const Dataset &d) {
-         return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableAtEnd);
+         return std::make_unique<PbcSerialize<PbcEncodeMode::TableAtEnd>>(d);
        }},
       {"libprotobuf_text_print",
        [](const Dataset &d) { return std::make_unique<LibprotobufText>(d, TextMode::Print); }},

@@ -46,16 +46,16 @@ static std::unique_ptr<Codec> Make(const std::string &codec, const Dataset &d) {
     return std::make_unique<PbcParse>(d, PbcParseMode::RunTimeTables);
   if (codec == "pbc_jit_parse") return std::make_unique<PbcParse>(d, PbcParseMode::Jit);
   if (codec == "pbc_size_encode")
-    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::SizeFirst);
-  if (codec == "pbc_encode_exact") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Exact);
-  if (codec == "pbc_encode") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::Large);
-  if (codec == "pbc_encode_at_end") return std::make_unique<PbcSerialize>(d, PbcEncodeMode::AtEnd);
+    return std::make_unique<PbcSerialize<PbcEncodeMode::SizeFirst>>(d);
+  if (codec == "pbc_encode_exact") return std::make_unique<PbcSerialize<PbcEncodeMode::Exact>>(d);
+  if (codec == "pbc_encode") return std::make_unique<PbcSerialize<PbcEncodeMode::Large>>(d);
+  if (codec == "pbc_encode_at_end") return std::make_unique<PbcSerialize<PbcEncodeMode::AtEnd>>(d);
   if (codec == "pbc_table_size_encode")
-    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableSizeFirst);
+    return std::make_unique<PbcSerialize<PbcEncodeMode::TableSizeFirst>>(d);
   if (codec == "pbc_table_encode_exact")
-    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableExact);
+    return std::make_unique<PbcSerialize<PbcEncodeMode::TableExact>>(d);
   if (codec == "pbc_table_encode_at_end")
-    return std::make_unique<PbcSerialize>(d, PbcEncodeMode::TableAtEnd);
+    return std::make_unique<PbcSerialize<PbcEncodeMode::TableAtEnd>>(d);
   if (codec == "libprotobuf_text_print") return std::make_unique<LibprotobufText>(d, TextMode::Print);
   if (codec == "pbc_text_print") return std::make_unique<PbcText>(d, TextMode::Print);
   if (codec == "libprotobuf_text_parse") return std::make_unique<LibprotobufText>(d, TextMode::Parse);
