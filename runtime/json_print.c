@@ -685,10 +685,18 @@ static PBC_ALWAYS_INLINE void int_run(printer *p, uint8_t type, size_t stride,
 
 static void real_run(printer *p, bool is_float, const uint8_t *v, size_t n,
                      bool comma) {
-  enum { LONGEST = 1 + PBC_FORMAT_REAL_ROOM }; /* a comma, the text and scratch */
   pbc_sink *o = &p->out;
   size_t stride = is_float ? 4 : 8;
-  for (const uint8_t *end = v + n * stride; v != end; v += stride, comma = true) {
+  while (n > 0) {
+    if (p->status == PBC_OK && o->w == NULL && o->len <= o->cap) {
+      size_t done = pbc_format_real_run(o->buf, &o->len, o->cap, v, n,
+                                        is_float, comma);
+      v += done * stride;
+      n -= done;
+      comma |= done != 0;
+      if (n == 0) return;
+    }
+    /* "NaN", "Infinity", no room, a writer or an error: one element. */
     double d;
     if (is_float) {
       float f;
@@ -697,15 +705,11 @@ static void real_run(printer *p, bool is_float, const uint8_t *v, size_t n,
     } else {
       memcpy(&d, v, 8);
     }
-    if (__builtin_isfinite(d) && p->status == PBC_OK && o->w == NULL &&
-        o->len <= o->cap && LONGEST <= o->cap - o->len) {
-      char *at = o->buf + o->len;
-      *at = ',';
-      o->len += comma + pbc_format_real(at + comma, d, is_float);
-      continue;
-    }
     if (comma) put(p, ",", 1);
-    put_real(p, &kValue, d, is_float); /* "NaN", "Infinity", or no room */
+    put_real(p, &kValue, d, is_float);
+    comma = true;
+    v += stride;
+    n--;
   }
 }
 

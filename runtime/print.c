@@ -140,8 +140,8 @@ static const double kPow10Double[44] = {
  * the rest. */
 static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
                                              uint64_t m, int e,
-                                             bool lower_closer, int hi,
-                                             int lo) {
+                                             bool lower_closer, int hi, int lo,
+                                             bool wide) {
   int bits = 64 - __builtin_clzll(m);
   /* floor(log10(2^(e + bits - 1))): v's decimal exponent or one less. */
   int b2 = e + bits - 1;
@@ -161,6 +161,7 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
     if (s < 0 || s > 32) return 0;
     int shift = e + s;
     bool narrow = s <= 27 && shift < 0 && shift >= -55;
+    if (!wide && !narrow) return 0;
     pbc_u128 five = s <= 27 ? (pbc_u128)kPow5[s] : (pbc_u128)kPow5[27] * kPow5[s - 27];
     pbc_u128 p = (pbc_u128)m * five;
     /* X = q + r / 2^t: in words (narrow), else in 128 bits (r_wide; r then
@@ -229,8 +230,11 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
   return 0;
 }
 
-/* The exact path for v, or 0. */
-static PBC_ALWAYS_INLINE size_t format_fast(char *out, double v, bool is_float) {
+/* The exact path for v, or 0; without `wide`, only its word-sized form
+ * (the other values are format_slow's: the runs' loops, which inline
+ * this, keep their registers). */
+static PBC_ALWAYS_INLINE size_t format_fast(char *out, double v, bool is_float,
+                                            bool wide) {
   uint64_t m;
   int e;
   bool neg, lower_closer;
@@ -244,7 +248,8 @@ static PBC_ALWAYS_INLINE size_t format_fast(char *out, double v, bool is_float) 
     m = frac | 0x800000u;
     e = (int)biased - 150;
     lower_closer = frac == 0 && biased > 1;
-    return format_exact(out, neg, __builtin_fabs(v), m, e, lower_closer, 9, 6);
+    return format_exact(out, neg, __builtin_fabs(v), m, e, lower_closer, 9, 6,
+                        wide);
   }
   uint64_t b;
   memcpy(&b, &v, sizeof b);
@@ -255,19 +260,22 @@ static PBC_ALWAYS_INLINE size_t format_fast(char *out, double v, bool is_float) 
   m = biased ? frac | (1ULL << 52) : frac;
   e = biased ? (int)biased - 1075 : -1074;
   lower_closer = frac == 0 && biased > 1;
-  return format_exact(out, neg, __builtin_fabs(v), m, e, lower_closer, 17, 15);
+  return format_exact(out, neg, __builtin_fabs(v), m, e, lower_closer, 17, 15,
+                      wide);
 }
 
-/* Reading back is strtod, or for a float safe_strtof, which also fails
- * when strtof reports an underflow: every non-zero subnormal takes the 9
- * digits. */
-size_t pbc_format_real(char *out, double v, bool is_float) {
+/* Zero, format_fast's wide form, and what that leaves (magnitudes from
+ * 10^17 up or below about 10^-16, subnormal floats) by snprintf. Reading back is strtod, or
+ * for a float safe_strtof, which also fails when strtof reports an
+ * underflow: every non-zero subnormal takes the 9 digits. Out of line:
+ * the runs below keep their loop small. */
+static PBC_NOINLINE size_t format_slow(char *out, double v, bool is_float) {
   if (v == 0) {
     if (__builtin_signbit(v)) return memcpy(out, "-0", 3), 2;
     return memcpy(out, "0", 2), 1;
   }
-  size_t fast = format_fast(out, v, is_float);
-  if (fast != 0) return fast;
+  size_t exact = format_fast(out, v, is_float, true);
+  if (exact != 0) return exact;
   int n;
   if (is_float) {
     n = snprintf(out, PBC_FORMAT_REAL_MAX, "%.6g", v);
@@ -280,4 +288,49 @@ size_t pbc_format_real(char *out, double v, bool is_float) {
       n = snprintf(out, PBC_FORMAT_REAL_MAX, "%.17g", v);
   }
   return (size_t)n;
+}
+
+
+/* pbc_format_real for one type (a constant where this is inlined). */
+static PBC_ALWAYS_INLINE size_t format_one(char *out, double v, bool is_float) {
+  size_t fast = format_fast(out, v, is_float, false);
+  return fast != 0 ? fast : format_slow(out, v, is_float);
+}
+
+size_t pbc_format_real(char *out, double v, bool is_float) {
+  assert(__builtin_isfinite(v));
+  return is_float ? format_one(out, v, true) : format_one(out, v, false);
+}
+
+/* pbc_format_real_run for one type (a constant where this is inlined):
+ * the formatter in the loop, the text's end in a register. */
+static PBC_ALWAYS_INLINE size_t format_run(char *buf, size_t *len, size_t cap,
+                                           const uint8_t *v, size_t n,
+                                           bool is_float, bool comma) {
+  size_t at = *len, i = 0;
+  for (; i < n && cap - at >= 1 + PBC_FORMAT_REAL_ROOM; i++) {
+    double d;
+    if (is_float) {
+      float f;
+      memcpy(&f, v + 4 * i, 4);
+      d = f;
+    } else {
+      memcpy(&d, v + 8 * i, 8);
+    }
+    if (!__builtin_isfinite(d)) break;
+    buf[at] = ','; /* overwritten by the number when no comma */
+    at += comma;
+    comma = true;
+    at += format_one(buf + at, d, is_float);
+  }
+  *len = at;
+  return i;
+}
+
+size_t pbc_format_real_run(char *buf, size_t *len, size_t cap,
+                           const void *values, size_t n, bool is_float,
+                           bool comma) {
+  assert(*len <= cap);
+  return is_float ? format_run(buf, len, cap, values, n, true, comma)
+                  : format_run(buf, len, cap, values, n, false, comma);
 }

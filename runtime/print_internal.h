@@ -207,4 +207,15 @@ static PBC_ALWAYS_INLINE size_t pbc_format_i32(char *out, int32_t v) {
  * PBC_FORMAT_REAL_MAX - 1) returned. out has PBC_FORMAT_REAL_ROOM bytes. */
 size_t pbc_format_real(char *out, double v, bool is_float);
 
+/* A repeated field's floats (is_float) or doubles from `values`, n of
+ * them, into buf from *len on as pbc_format_real writes each, a ','
+ * before each but the first when !comma: while they are finite and
+ * PBC_FORMAT_REAL_ROOM bytes and the comma fit below cap (*len <= cap).
+ * *len advanced past the text; returns how many were written. The
+ * formatter inlined in one loop, where a call a number cost its
+ * registers' saves and the buffer's length kept in memory. */
+size_t pbc_format_real_run(char *buf, size_t *len, size_t cap,
+                           const void *values, size_t n, bool is_float,
+                           bool comma);
+
 #endif /* PBC_PRINT_INTERNAL_H */

@@ -17,7 +17,13 @@
  * buffer of exactly PBC_FORMAT_INT_ROOM bytes: every power of two and of
  * ten with its neighbours (and their low halves for the 32-bit forms), the
  * extremes, the first 100,000 numbers and their negations, random values
- * of every bit length. And reading (pbc_lex_float, runtime/text_lex.c, which
+ * of every bit length. And runs (pbc_format_real_run, a repeated
+ * field's values after commas): arrays of doubles and floats mixing
+ * random bits, fractions, zeros, subnormals, NaN and infinities, into
+ * buffers (exactly their capacity, for ASan) from random positions with
+ * random room, against the same texts joined: the count written, the
+ * length, the text, stopping at a value that is not finite and where
+ * PBC_FORMAT_REAL_ROOM and the comma no longer fit. And reading (pbc_lex_float, runtime/text_lex.c, which
  * both parsers use: Clinger's fast path, Eisel-Lemire, else strtod)
  * against strtod, bit for bit: every text above, and decimals of 1 to 22
  * digits with the point anywhere or nowhere, exponents -40..40 in every
@@ -208,6 +214,65 @@ static void integers(void) {
   for (int i = 0; i < 200000; i++) check_int(next() >> (next() % 64));
 }
 
+static unsigned long runs_checked, runs_failed;
+
+/* A run's value: random bits, a fraction, or one of the edges. */
+static double run_value(bool is_float) {
+  static const double edges[] = {0.0, -0.0, 1e-310, -2.5e-320, 1.0 / 0.0,
+                                 -1.0 / 0.0, 0.0 / 0.0, 1e300, 0.1, 1e17};
+  uint64_t b = next();
+  switch (next() % 4) {
+  case 0: {
+    double d;
+    if (is_float) {
+      uint32_t fb = (uint32_t)b;
+      float f;
+      memcpy(&f, &fb, sizeof f);
+      return f;
+    }
+    memcpy(&d, &b, sizeof d);
+    return d;
+  }
+  case 1: return (double)(int64_t)(b % 2000001 - 1000000) / 7.0;
+  case 2: return edges[b % (sizeof edges / sizeof edges[0])];
+  default: return (double)(b % 100000) / 1000.0;
+  }
+}
+
+static void check_run(bool is_float) {
+  enum { N = 48 };
+  double d[N];
+  float f[N];
+  size_t n = (size_t)(next() % N);
+  for (size_t i = 0; i < n; i++) {
+    d[i] = run_value(is_float);
+    if (next() % 8 != 0 && !isfinite(d[i])) d[i] = 2.5; /* most runs go on */
+    f[i] = (float)d[i];
+  }
+  size_t start = (size_t)(next() % 9), cap = start + (size_t)(next() % (N * 30));
+  bool comma = next() & 1;
+  char *buf = malloc(cap ? cap : 1), want[N * 64 + 16];
+  size_t len = start;
+  size_t done = pbc_format_real_run(buf, &len, cap, is_float ? (const void *)f : d, n,
+                                    is_float, comma);
+  size_t at = start, k = 0;
+  for (; k < n; k++) {
+    double v = is_float ? (double)f[k] : d[k];
+    if (!isfinite(v) || cap - at < 1 + PBC_FORMAT_REAL_ROOM) break;
+    if (comma) want[at++] = ',';
+    at += reference(want + at, v, is_float);
+    comma = true;
+  }
+  runs_checked++;
+  if (done != k || len != at || memcmp(buf + start, want + start, at - start) != 0) {
+    if (runs_failed++ < 5)
+      printf("%s run of %zu from %zu, cap %zu: want %zu values, %zu bytes, "
+             "got %zu values, %zu bytes\n",
+             is_float ? "float" : "double", n, start, cap, k, at, done, len);
+  }
+  free(buf);
+}
+
 int main(void) {
   integers();
   printf("%lu integers checked, %lu differ\n", ints_checked, ints_failed);
@@ -256,6 +321,8 @@ int main(void) {
   check(0.0, true);
   check(-0.0, true);
   printf("%lu values checked, %lu differ\n", checked, failed);
+  for (int i = 0; i < 20000; i++) check_run(i & 1);
+  printf("%lu runs checked, %lu differ\n", runs_checked, runs_failed);
   decimals();
   printf("%lu texts read, %lu differ\n", read, read_failed);
   return failed != 0 || ints_failed != 0 || read_failed != 0;
