@@ -65,15 +65,10 @@ pbc_status pbc_wb_close_len(pbc_wire_build *b, size_t at) {
   return PBC_OK;
 }
 
-/* The field bits, a word per oneof, and the length of the wire form at the
- * push (two words: size_t). */
-static size_t frame_words(const pbc_message_desc *d) {
-  return (d->field_count + 31) / 32 + d->oneof_count + 2;
-}
 
-bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
-                       size_t *frame) {
-  size_t n = frame_words(d);
+bool pbc_wb_frame_push_slow(pbc_wire_build *b, const pbc_message_desc *d,
+                            size_t *frame) {
+  size_t n = pbc_wb_frame_words(d);
   if (!grow((void **)&b->seen, &b->seen_cap, b->seen_len, n, sizeof *b->seen,
             b->first_seen,
             sizeof b->first_seen / sizeof *b->first_seen))
@@ -87,7 +82,7 @@ bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
 }
 
 void pbc_wb_frame_pop(pbc_wire_build *b, const pbc_message_desc *d) {
-  b->seen_len -= frame_words(d);
+  b->seen_len -= pbc_wb_frame_words(d);
   while (b->ext_len > 0 && b->ext_seen[b->ext_len - 2] >= b->seen_len)
     b->ext_len -= 2;
 }

@@ -107,8 +107,37 @@ pbc_status pbc_wb_close_len(pbc_wire_build *b, size_t at);
  * member's index plus one) and the wire form's length at the push. Frames are offsets into a stack a nested push
  * may move: use pbc_wb_frame_oneof's pointer at once. */
 
-bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
-                       size_t *frame);
+/* A frame's words: the field bits and a word per oneof, which a push
+ * zeroes, then the length of the wire form at the push (two words:
+ * size_t). */
+static inline uint32_t pbc_wb_frame_zeroed(const pbc_message_desc *d) {
+  return (d->field_count + 31) / 32 + d->oneof_count;
+}
+static inline size_t pbc_wb_frame_words(const pbc_message_desc *d) {
+  return pbc_wb_frame_zeroed(d) + 2;
+}
+
+bool pbc_wb_frame_push_slow(pbc_wire_build *b, const pbc_message_desc *d,
+                            size_t *frame);
+
+/* Every JSON and text object pushes one, so the common frame (up to four
+ * words of field bits and oneofs) is pushed inline: zeroed by two 8-byte
+ * stores whatever its size, its length words stored over the rest. */
+static inline bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
+                                     size_t *frame) {
+  size_t zero = pbc_wb_frame_zeroed(d);
+  if (PBC_UNLIKELY(zero > 4 || b->seen_cap - b->seen_len < 6))
+    return pbc_wb_frame_push_slow(b, d, frame);
+  uint32_t *w = b->seen + b->seen_len;
+  const uint64_t none = 0;
+  memcpy(w, &none, 8);
+  memcpy(w + 2, &none, 8);
+  w[zero] = (uint32_t)b->len;
+  w[zero + 1] = (uint32_t)((uint64_t)b->len >> 32);
+  *frame = b->seen_len;
+  b->seen_len += zero + 2;
+  return true;
+}
 void pbc_wb_frame_pop(pbc_wire_build *b, const pbc_message_desc *d);
 
 static inline bool pbc_wb_frame_has(const pbc_wire_build *b, size_t frame,
