@@ -114,14 +114,18 @@ static PBC_ALWAYS_INLINE pbc_u128 pbc_digit_bytes16(uint64_t v) {
   __m128i x = _mm_unpacklo_epi64(_mm_cvtsi32_si128((int)first),
                                  _mm_cvtsi32_si128((int)last));
   /* x / 10^4 as x * ceil(2^45 / 10^4) >> 45, exact below 10^8. */
-  __m128i h = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int)0xd1b71759)), 45);
-  x = _mm_or_si128(h, _mm_slli_epi64(_mm_sub_epi32(x, _mm_mul_epu32(h, _mm_set1_epi32(10000))), 32));
+  __m128i h = _mm_srli_epi64(
+      _mm_mul_epu32(x, _mm_set1_epi32((int)0xd1b71759)), 45);
+  __m128i rest = _mm_sub_epi32(x, _mm_mul_epu32(h, _mm_set1_epi32(10000)));
+  x = _mm_or_si128(h, _mm_slli_epi64(rest, 32));
   /* In each 32-bit lane y < 10^4: y / 100 as (y * 5243 >> 16) >> 3. */
   h = _mm_srli_epi16(_mm_mulhi_epu16(x, _mm_set1_epi32(5243)), 3);
-  x = _mm_or_si128(h, _mm_slli_epi32(_mm_sub_epi16(x, _mm_mullo_epi16(h, _mm_set1_epi32(100))), 16));
+  rest = _mm_sub_epi16(x, _mm_mullo_epi16(h, _mm_set1_epi32(100)));
+  x = _mm_or_si128(h, _mm_slli_epi32(rest, 16));
   /* In each 16-bit lane z < 100: z / 10 as z * (103 << 6) >> 16. */
   h = _mm_mulhi_epu16(x, _mm_set1_epi16(103 << 6));
-  x = _mm_or_si128(h, _mm_slli_epi16(_mm_sub_epi16(x, _mm_mullo_epi16(h, _mm_set1_epi16(10))), 8));
+  rest = _mm_sub_epi16(x, _mm_mullo_epi16(h, _mm_set1_epi16(10)));
+  x = _mm_or_si128(h, _mm_slli_epi16(rest, 8));
   return (pbc_u128)(uint64_t)_mm_cvtsi128_si64(x) |
          (pbc_u128)(uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) << 64;
 #else

@@ -65,7 +65,6 @@ pbc_status pbc_wb_close_len(pbc_wire_build *b, size_t at) {
   return PBC_OK;
 }
 
-
 bool pbc_wb_frame_push_slow(pbc_wire_build *b, const pbc_message_desc *d,
                             size_t *frame) {
   size_t n = pbc_wb_frame_words(d);
