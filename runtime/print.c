@@ -162,7 +162,8 @@ static PBC_ALWAYS_INLINE size_t format_exact(char *out, bool neg, double mag,
     int shift = e + s;
     bool narrow = s <= 27 && shift < 0 && shift >= -55;
     if (!wide && !narrow) return 0;
-    pbc_u128 five = s <= 27 ? (pbc_u128)kPow5[s] : (pbc_u128)kPow5[27] * kPow5[s - 27];
+    pbc_u128 five = s <= 27 ? (pbc_u128)kPow5[s]
+                            : (pbc_u128)kPow5[27] * kPow5[s - 27];
     pbc_u128 p = (pbc_u128)m * five;
     /* X = q + r / 2^t: in words (narrow), else in 128 bits (r_wide; r then
      * only says whether it is 0). */
@@ -265,10 +266,10 @@ static PBC_ALWAYS_INLINE size_t format_fast(char *out, double v, bool is_float,
 }
 
 /* Zero, format_fast's wide form, and what that leaves (magnitudes from
- * 10^17 up or below about 10^-16, subnormal floats) by snprintf. Reading back is strtod, or
- * for a float safe_strtof, which also fails when strtof reports an
- * underflow: every non-zero subnormal takes the 9 digits. Out of line:
- * the runs below keep their loop small. */
+ * 10^17 up or below about 10^-16, subnormal floats) by snprintf. Reading
+ * back is strtod, or for a float safe_strtof, which also fails when strtof
+ * reports an underflow: every non-zero subnormal takes the 9 digits. Out
+ * of line: the runs below keep their loop small. */
 static PBC_NOINLINE size_t format_slow(char *out, double v, bool is_float) {
   if (v == 0) {
     if (__builtin_signbit(v)) return memcpy(out, "-0", 3), 2;
@@ -289,7 +290,6 @@ static PBC_NOINLINE size_t format_slow(char *out, double v, bool is_float) {
   }
   return (size_t)n;
 }
-
 
 /* pbc_format_real for one type (a constant where this is inlined). */
 static PBC_ALWAYS_INLINE size_t format_one(char *out, double v, bool is_float) {

@@ -129,7 +129,8 @@ static PBC_ALWAYS_INLINE pbc_u128 pbc_digit_bytes16(uint64_t v) {
   return (pbc_u128)(uint64_t)_mm_cvtsi128_si64(x) |
          (pbc_u128)(uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) << 64;
 #else
-  return (pbc_u128)pbc_digit_bytes8(first) | (pbc_u128)pbc_digit_bytes8(last) << 64;
+  return (pbc_u128)pbc_digit_bytes8(first) |
+         (pbc_u128)pbc_digit_bytes8(last) << 64;
 #endif
 }
 #define PBC_DIGITS_ASCII16 ((pbc_u128)PBC_DIGITS_ASCII << 64 | PBC_DIGITS_ASCII)
@@ -140,12 +141,15 @@ static PBC_ALWAYS_INLINE pbc_u128 pbc_digit_bytes16(uint64_t v) {
  * bit when it is 1 to 9). */
 static PBC_ALWAYS_INLINE int pbc_digits16_used(pbc_u128 d) {
 #if defined(__SSE2__)
-  __m128i v = _mm_unpacklo_epi64(_mm_cvtsi64_si128((long long)(uint64_t)d),
-                                 _mm_cvtsi64_si128((long long)(uint64_t)(d >> 64)));
-  unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+  __m128i v = _mm_unpacklo_epi64(
+      _mm_cvtsi64_si128((long long)(uint64_t)d),
+      _mm_cvtsi64_si128((long long)(uint64_t)(d >> 64)));
+  unsigned zero = (unsigned)_mm_movemask_epi8(
+      _mm_cmpeq_epi8(v, _mm_setzero_si128()));
   return 31 - __builtin_clz((~zero & 0xffffu) << 1 | 1);
 #else
-  pbc_u128 top = (d + PBC_DIGITS_ASCII16 / 0x30 * 0x7f) & PBC_DIGITS_ASCII16 / 0x30 * 0x80;
+  const pbc_u128 ones = PBC_DIGITS_ASCII16 / '0'; /* 0x01 in every byte */
+  pbc_u128 top = (d + ones * 0x7f) & ones * 0x80;
   uint64_t hi = (uint64_t)(top >> 64), lo = (uint64_t)top | 1;
   int bit = hi != 0 ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);
   return (bit + 1) / 8;

@@ -123,7 +123,8 @@ bool pbc_wb_frame_push_slow(pbc_wire_build *b, const pbc_message_desc *d,
 /* Every JSON and text object pushes one, so the common frame (up to four
  * words of field bits and oneofs) is pushed inline: zeroed by two 8-byte
  * stores whatever its size, its length words stored over the rest. */
-static inline bool pbc_wb_frame_push(pbc_wire_build *b, const pbc_message_desc *d,
+static inline bool pbc_wb_frame_push(pbc_wire_build *b,
+                                     const pbc_message_desc *d,
                                      size_t *frame) {
   size_t zero = pbc_wb_frame_zeroed(d);
   if (PBC_UNLIKELY(zero > 4 || b->seen_cap - b->seen_len < 6))
