@@ -10,9 +10,9 @@
 
 
 /* The generated code writes one- and two-byte varints inline, and longer
- * ones with the slack writer below when its room check held: this is the
- * rest (near the front of an exactly sized buffer), out of line, where
- * the bytes below the varint may not be written. */
+ * ones with the room writer below: this is the rest (near the front of an
+ * exactly sized buffer), out of line, where the bytes below the varint may
+ * not be written. */
 PBC_NOINLINE uint8_t *pbc_rt_put_varint(uint8_t *end, uint64_t v) {
   return pbc_rt_varint_back(end, v);
 }
@@ -24,12 +24,21 @@ PBC_NOINLINE static uint8_t *put_varint_slack_long(uint8_t *end, uint64_t v) {
   return pbc_rt_varint_back_slack(end, v);
 }
 
-/* Where the generated code has checked its room: 3 and 4 bytes (values
- * below 2^28, the usual long varint) inline as one 4-byte store. */
-PBC_ALWAYS_INLINE uint8_t *
-pbc_rt_put_varint_slack(uint8_t *end, uint64_t v) {
-  if (PBC_LIKELY(v < (UINT64_C(1) << 28))) return pbc_rt_varint_back_slack28(end, v);
-  return put_varint_slack_long(end, v);
+/* 3 and 4 bytes (values below 2^28, the usual long varint) inline as one
+ * 4-byte store, which needs only 4 free bytes below `end`: near the front
+ * of an exactly sized buffer, where the 10 bytes of the longest form are
+ * not free, such a value still takes it (google_message1's third field,
+ * written a few bytes from the front). */
+PBC_ALWAYS_INLINE uint8_t *pbc_rt_put_varint_room(uint8_t *end, uint64_t v,
+                                                  int64_t room) {
+  if (PBC_LIKELY(v < (UINT64_C(1) << 28))) {
+#if PBC_WORD_STORES
+    if (PBC_LIKELY(room >= 4)) return pbc_rt_varint_back_slack28(end, v);
+#endif
+  } else if (room >= PBC_MAX_VARINT_BYTES) {
+    return put_varint_slack_long(end, v);
+  }
+  return pbc_rt_put_varint(end, v);
 }
 
 static void set_written(size_t *written, size_t n) {
@@ -111,11 +120,16 @@ PBC_NOINLINE pbc_status pbc_table_encode(const pbc_message_desc *desc,
 }
 
 /* T_encode_at_end's report once the walk is done: false when it did not
- * fit, and the caller computes the size. */
-static bool report_at_end(uint8_t *buf, size_t cap, uint8_t *first,
-                          uint8_t **start, size_t *written) {
-  if (start != NULL) *start = first != NULL ? first : buf;
-  if (first == NULL) return false;
+ * fit (*start is then buf), and the caller computes the size. The fitting
+ * case tests nothing but the two pointers. */
+static PBC_ALWAYS_INLINE bool report_at_end(uint8_t *buf, size_t cap,
+                                            uint8_t *first, uint8_t **start,
+                                            size_t *written) {
+  if (PBC_UNLIKELY(first == NULL)) {
+    if (start != NULL) *start = buf;
+    return false;
+  }
+  if (start != NULL) *start = first;
   set_written(written, (size_t)(buf + cap - first));
   return true;
 }

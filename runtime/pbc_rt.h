@@ -454,10 +454,12 @@ static inline size_t pbc_rt_put_varint_forward(uint8_t *p, uint64_t v) {
   p[n++] = (uint8_t)v;
   return n;
 }
-/* The same when the 10 bytes below `end` may be written: one 8-byte store
- * for values of up to 8 bytes, whatever lands below the varint's start is
- * overwritten later. */
-uint8_t *pbc_rt_put_varint_slack(uint8_t *end, uint64_t v);
+/* The same when the `room` bytes below `end` may be written: with 4, a
+ * value below 2^28 as one 4-byte store, with 10 any value as one or two
+ * words, whatever lands below the varint's start to be overwritten later;
+ * with less, its own bytes only. Never writes below end - max(room, the
+ * varint's size). */
+uint8_t *pbc_rt_put_varint_room(uint8_t *end, uint64_t v, int64_t room);
 
 #ifdef __cplusplus
 }

@@ -113,13 +113,22 @@ static void test_put_varint_round_trip(void) {
     uint8_t *start = pbc_rt_put_varint(buf + 12, v);
     if (start < buf + 2 || !varint_reads(start, (size_t)(buf + 12 - start), v)) bad++;
     if (buf[12] != 0xee || buf[1] != 0xee) bad++;
-    /* The word writer: same bytes, nothing written at or above the end,
-     * nothing more than 10 bytes below it. */
-    uint8_t same[16];
-    memset(same, 0xee, sizeof same);
-    uint8_t *s2 = pbc_rt_put_varint_slack(same + 12, v);
-    if (s2 - same != start - buf || memcmp(s2, start, (size_t)(buf + 12 - start)) != 0) bad++;
-    if (same[12] != 0xee || same[1] != 0xee) bad++;
+    /* The room writer, with every room from none to more than the longest
+     * varint: the same bytes, nothing written at or above the end, nothing
+     * below end - max(room, the varint's size). */
+    for (int64_t room = 0; room <= 12; room++) {
+      uint8_t same[32];
+      memset(same, 0xee, sizeof same);
+      uint8_t *end = same + 24;
+      uint8_t *s2 = pbc_rt_put_varint_room(end, v, room);
+      if (s2 - end != start - (buf + 12) ||
+          memcmp(s2, start, (size_t)(buf + 12 - start)) != 0)
+        bad++;
+      int64_t own = end - s2;
+      uint8_t *lowest = end - (room > own ? room : own);
+      for (uint8_t *q = same; q < same + sizeof same; q++)
+        if ((q < lowest || q >= end) && *q != 0xee) bad++;
+    }
   }
   CHECK(bad == 0);
 

@@ -39,14 +39,14 @@ private:
   /// Returns null: the output does not fit above `limit`.
   Block *fail = nullptr;
 
-  Value ensureRoom(Value pos, Value bound, function_ref<Value()> exact);
+  void ensureRoom(Value pos, Value bound, function_ref<Value()> exact);
   Value putIf(Value cond, Value pos, function_ref<Value(Value)> then,
               function_ref<Value(Value)> otherwise = nullptr);
   Value encodeScalarRun(ArrayRef<const FieldPlan *> run, Value pos);
   Value anyPresenceBit(ArrayRef<const FieldPlan *> fields);
   Value encodeScalarChunk(ArrayRef<const FieldPlan *> run, Value pos);
-  Value slackAt(Value pos);
-  Value putVarint(const FieldTypeInfo &type, Value pos, Value v, Value slack);
+  Value roomAt(Value pos);
+  Value putVarint(const FieldTypeInfo &type, Value pos, Value v, Value room);
   Value putLength(Value pos, Value len);
   Value putConstant(Value pos, StringRef bytes);
   Value putLengthAndTag(const FieldPlan &f, Value pos, Value len);
@@ -114,9 +114,8 @@ void EncoderBuilder::build(const MessagePlan &m) {
 }
 
 /// Continues when `pos` has `bound` bytes of room above the limit, or, if
-/// not, `exact()` bytes (computed only then); else fails. Returns whether
-/// the bound held.
-Value EncoderBuilder::ensureRoom(Value pos, Value bound,
+/// not, `exact()` bytes (computed only then); else fails.
+void EncoderBuilder::ensureRoom(Value pos, Value bound,
                                  function_ref<Value()> exact) {
   Value room = cx.ptrDiff(pos, limit);
   Value ok =
@@ -125,7 +124,7 @@ Value EncoderBuilder::ensureRoom(Value pos, Value bound,
   Block *cont = cx.newBlock(body);
   if (!exact) {
     cx.continueIf(ok, fail, cont);
-    return ok;
+    return;
   }
   // Or, when the bound does not hold, the exact size fits.
   Block *precise = cx.newBlock(body);
@@ -135,7 +134,6 @@ Value EncoderBuilder::ensureRoom(Value pos, Value bound,
       cx.cmp(arith::CmpIPredicate::sge, room, exact());
   b.create<LLVM::CondBrOp>(loc, fits, cont, fail);
   b.setInsertionPointToStart(cont);
-  return ok;
 }
 
 /// `then(pos)` under `cond` (`otherwise(pos)` if given, else `pos`
@@ -234,26 +232,23 @@ Value EncoderBuilder::encodeScalarChunk(ArrayRef<const FieldPlan *> run,
     const FieldTypeInfo &type = *f.type;
     pos = putIf(present[i], pos, [&](Value q) {
       q = type.constantWireSize() ? cx.putValue(type, q, value(f))
-                                  : putVarint(type, q, value(f), slackAt(q));
+                                  : putVarint(type, q, value(f), roomAt(q));
       return cx.putBytes(q, f.tag);
     });
   }
   return pos;
 }
 
-/// Whether the 10 bytes below `pos` are free: tested where a long varint
-/// is written, not kept from the chunk's room check, so that no flag stays
-/// live across the chunk's fields.
-Value EncoderBuilder::slackAt(Value pos) {
-  return cx.cmp(arith::CmpIPredicate::sge, cx.ptrDiff(pos, limit),
-                cx.cst(cx.i64, PBC_MAX_VARINT_BYTES));
-}
+/// The bytes free below `pos`: computed where a long varint is written,
+/// not kept from the chunk's room check, so that no value stays live
+/// across the chunk's fields.
+Value EncoderBuilder::roomAt(Value pos) { return cx.ptrDiff(pos, limit); }
 
 /// A varint, written as one word spilling into the free bytes below it
-/// when `slack` holds (the 10 bytes below `pos` are free).
+/// when `room` (the bytes free below `pos`) allows.
 Value EncoderBuilder::putVarint(const FieldTypeInfo &type, Value pos, Value v,
-                                Value slack) {
-  return b.create<wire::PutVarintOp>(loc, pos, cx.toVarint(type, v), slack);
+                                Value room) {
+  return b.create<wire::PutVarintOp>(loc, pos, cx.toVarint(type, v), room);
 }
 
 Value EncoderBuilder::putConstant(Value pos, StringRef bytes) {
@@ -262,7 +257,7 @@ Value EncoderBuilder::putConstant(Value pos, StringRef bytes) {
 }
 
 /// A length: lengths of three bytes and more follow 16 KiB of payload, so
-/// their form is the runtime's out-of-line writer (no slack: its one-word
+/// their form is the runtime's out-of-line writer (no room: its one-word
 /// form inlined at every length would cost more code than it saves time).
 Value EncoderBuilder::putLength(Value pos, Value len) {
   return b.create<wire::PutVarintOp>(loc, pos, len, Value());
@@ -315,12 +310,12 @@ Value EncoderBuilder::putString(const FieldPlan &f, Value addr, Value pos) {
 Value EncoderBuilder::putScalar(const FieldPlan &f, Value v, Value pos) {
   const FieldTypeInfo &type = *f.type;
   int64_t tag = f.tag.size();
-  Value roomy = ensureRoom(pos, cx.cst(cx.i64, tag + type.maxWireSize()), [&] {
+  ensureRoom(pos, cx.cst(cx.i64, tag + type.maxWireSize()), [&] {
     return b.create<arith::AddIOp>(loc, cx.valueSize(type, v),
                                    cx.cst(cx.i64, tag));
   });
   pos = type.constantWireSize() ? cx.putValue(type, pos, v)
-                                : putVarint(type, pos, v, roomy);
+                                : putVarint(type, pos, v, roomAt(pos));
   return cx.putBytes(pos, f.tag);
 }
 
@@ -396,8 +391,8 @@ Value EncoderBuilder::encodeRepeated(const FieldPlan &f, Value addr,
         // the front of the buffer does each element check its own. With
         // room for its longest form, a varint may be written as one word
         // that spills into the free bytes below it.
-        auto putWithSlack = [&](Value p, Value v) {
-          return putVarint(type, p, v, cx.cst(cx.i1, 1));
+        auto putWithRoom = [&](Value p, Value v) {
+          return putVarint(type, p, v, cx.cst(cx.i64, PBC_MAX_VARINT_BYTES));
         };
         Value longest = cx.cst(cx.i64, type.maxWireSize());
         Value bound = b.create<arith::MulIOp>(loc, count, longest);
@@ -408,7 +403,7 @@ Value EncoderBuilder::encodeRepeated(const FieldPlan &f, Value addr,
             [&](Value p0) {
               return forEachElementBackwards(
                   f, data, count, p0, [&](Value elem, Value p) {
-                    return putWithSlack(p, cx.load(cx.storageType(type), elem));
+                    return putWithRoom(p, cx.load(cx.storageType(type), elem));
                   });
             },
             [&](Value p0) {
@@ -418,7 +413,7 @@ Value EncoderBuilder::encodeRepeated(const FieldPlan &f, Value addr,
                     Value fits = cx.cmp(arith::CmpIPredicate::sge,
                                         cx.ptrDiff(p, limit), longest);
                     return putIf(
-                        fits, p, [&](Value q) { return putWithSlack(q, v); },
+                        fits, p, [&](Value q) { return putWithRoom(q, v); },
                         [&](Value q) {
                           ensureRoom(q, cx.valueSize(type, v), nullptr);
                           return cx.putValue(type, q, v);

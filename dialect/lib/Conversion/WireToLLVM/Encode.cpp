@@ -52,8 +52,9 @@ struct PutBytesLowering : OpConversionPattern<PutBytesOp> {
 ///   v < 0x80   -> the byte, then the prefix
 ///   v < 0x4000 -> the two bytes (v & 0x7f | 0x80) | (v >> 7) << 8, then
 ///                 the prefix
-///   else       -> slack ? the runtime's one-word writer : its loop; then
-///                 the prefix below what it wrote
+///   else       -> the runtime's writer: with room, its one-word form
+///                 (inlined), else its loop; then the prefix below what it
+///                 wrote
 struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -66,10 +67,8 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
 
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
-    Value room = adaptor.getSlack();
-    Block *plain = e.newBlockBefore(done);
-    Block *slack = room ? e.newBlockBefore(plain) : nullptr;
-    Block *isLong = e.newBlockBefore(slack ? slack : plain);
+    Value room = adaptor.getRoom();
+    Block *isLong = e.newBlockBefore(done);
     Block *two = e.newBlockBefore(isLong);
     Block *notOne = e.newBlockBefore(two);
     Block *one = e.newBlockBefore(notOne);
@@ -93,8 +92,13 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
       rw.create<LLVM::StoreOp>(e.loc, value, start, /*alignment=*/1);
       finish(start, pos, n);
     };
-    auto putLong = [&](abi::Runtime fn) {
-      Value start = e.callRuntime(op, fn, {pos, v});
+    // The runtime picks the form by the value and the room: one call
+    // site, so one prefix store after it.
+    auto putLong = [&]() {
+      Value start =
+          room ? e.callRuntime(op, abi::Runtime::pbc_rt_put_varint_room,
+                               {pos, v, room})
+               : e.callRuntime(op, abi::Runtime::pbc_rt_put_varint, {pos, v});
       finish(start, start, 0);
     };
 
@@ -121,15 +125,7 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
     putShort(rw.create<LLVM::OrOp>(e.loc, low, high), 2);
 
     rw.setInsertionPointToStart(isLong);
-    if (room) {
-      rw.create<LLVM::CondBrOp>(e.loc, room, slack, plain);
-      rw.setInsertionPointToStart(slack);
-      putLong(abi::Runtime::pbc_rt_put_varint_slack);
-    } else {
-      rw.create<LLVM::BrOp>(e.loc, ValueRange(), plain);
-    }
-    rw.setInsertionPointToStart(plain);
-    putLong(abi::Runtime::pbc_rt_put_varint);
+    putLong();
 
     rw.replaceOp(op, done->getArguments());
     return success();

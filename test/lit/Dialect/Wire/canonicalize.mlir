@@ -52,12 +52,12 @@ llvm.func @merge(%p: !llvm.ptr) -> !llvm.ptr {
 // the varint (its tag) becomes the varint's prefix, so that each of the
 // varint's paths stores it.
 // CHECK-LABEL: llvm.func @prefix
-llvm.func @prefix(%p: !llvm.ptr, %v: i64, %room: i1) -> !llvm.ptr {
+llvm.func @prefix(%p: !llvm.ptr, %v: i64, %room: i64) -> !llvm.ptr {
   // CHECK-NEXT: %[[A:.*]] = wire.put_bytes %arg0, "\1A"
-  // CHECK-NEXT: %[[B:.*]] = wire.put_varint %[[A]], %arg1 slack %arg2 prefix "\80\01\08"
+  // CHECK-NEXT: %[[B:.*]] = wire.put_varint %[[A]], %arg1 room %arg2 prefix "\80\01\08"
   // CHECK-NEXT: llvm.return %[[B]]
   %0 = wire.put_bytes %p, "\1A"
-  %1 = wire.put_varint %0, %v slack %room
+  %1 = wire.put_varint %0, %v room %room
   %2 = wire.put_bytes %1, "\08"
   %3 = wire.put_bytes %2, "\80\01"
   llvm.return %3 : !llvm.ptr

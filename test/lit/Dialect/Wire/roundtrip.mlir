@@ -16,17 +16,17 @@ llvm.func @sizes(%v: i64, %w: i32) {
 // CHECK-LABEL: llvm.func @encode
 // CHECK-NEXT: %[[A:.*]] = wire.put_bytes %arg0, "\0A\12"
 // CHECK-NEXT: %[[B:.*]] = wire.put_varint %[[A]], %arg1
-// CHECK-NEXT: %[[C:.*]] = wire.put_varint %[[B]], %arg1 slack %arg4
-// CHECK-NEXT: %[[E:.*]] = wire.put_varint %[[C]], %arg1 slack %arg4 prefix "\08"
+// CHECK-NEXT: %[[C:.*]] = wire.put_varint %[[B]], %arg1 room %arg4
+// CHECK-NEXT: %[[E:.*]] = wire.put_varint %[[C]], %arg1 room %arg4 prefix "\08"
 // CHECK-NEXT: %[[F:.*]] = wire.put_varint %[[E]], %arg1 prefix "\80\01"
 // CHECK-NEXT: %[[D:.*]] = wire.put_fixed %[[F]], %arg2 : f64
 // CHECK-NEXT: %[[G:.*]] = wire.put_data %[[D]], %arg3, %arg1
 // CHECK-NEXT: %{{.*}} = wire.put_data %[[G]], %arg3, %arg1 out_of_line
-llvm.func @encode(%p: !llvm.ptr, %v: i64, %f: f64, %data: !llvm.ptr, %room: i1) {
+llvm.func @encode(%p: !llvm.ptr, %v: i64, %f: f64, %data: !llvm.ptr, %room: i64) {
   %0 = wire.put_bytes %p, "\0A\12"
   %1 = wire.put_varint %0, %v
-  %2 = wire.put_varint %1, %v slack %room
-  %5 = wire.put_varint %2, %v slack %room prefix "\08"
+  %2 = wire.put_varint %1, %v room %room
+  %5 = wire.put_varint %2, %v room %room prefix "\08"
   %6 = wire.put_varint %5, %v prefix "\80\01"
   %3 = wire.put_fixed %6, %f : f64
   %4 = wire.put_data %3, %data, %v

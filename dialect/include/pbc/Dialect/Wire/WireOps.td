@@ -101,25 +101,26 @@ def Wire_PutVarintOp : Wire_Op<"put_varint", [MemoryEffects<[MemWrite]>]> {
     from the value, so that no join follows the varint before the tag. `put_bytes` of a `put_varint` canonicalizes
     into this.
 
-    `slack`: when true at run time, the ten bytes below $pos are free, so a
-    long varint may be written as one word that also covers unused bytes
-    below its start (the prefix then overwrites them). A constant true
-    leaves only that form.
+    `room`: how many bytes below $pos are free at run time, so that a long
+    varint may be written as one word that also covers unused bytes below
+    its start (the prefix then overwrites them): 4 for a value below 2^28,
+    10 for any. Without it, or with less, the varint writes only its own
+    bytes.
 
     ```mlir
-    %p1 = wire.put_varint %p0, %v slack %roomy prefix "\08"
+    %p1 = wire.put_varint %p0, %v room %free prefix "\08"
     ```
   }];
-  let arguments = (ins Wire_Ptr:$pos, I64:$value, Optional<I1>:$slack,
+  let arguments = (ins Wire_Ptr:$pos, I64:$value, Optional<I64>:$room,
                        OptionalAttr<StrAttr>:$prefix);
   let results = (outs Wire_Ptr:$result);
   let assemblyFormat =
-      "$pos `,` $value (`slack` $slack^)? (`prefix` $prefix^)? attr-dict";
+      "$pos `,` $value (`room` $room^)? (`prefix` $prefix^)? attr-dict";
   let hasVerifier = 1;
   let builders = [
     OpBuilder<(ins "mlir::Value":$pos, "mlir::Value":$value,
-                   CArg<"mlir::Value", "{}">:$slack), [{
-      build($_builder, $_state, pos, value, slack, mlir::StringAttr());
+                   CArg<"mlir::Value", "{}">:$room), [{
+      build($_builder, $_state, pos, value, room, mlir::StringAttr());
     }]>
   ];
 }

@@ -28,7 +28,7 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: %[[C12:.*]] = arith.constant 12 : i64
 // CHECK: %[[ROOM:.*]] = arith.subi
 // CHECK: arith.cmpi sge, %[[ROOM]], %[[C12]]
-// A length takes no slack: one of three bytes and more (16 KiB of payload
+// A length takes no room: one of three bytes and more (16 KiB of payload
 // before it) is left to the runtime's out-of-line writer.
 // CHECK: %[[LEN:.*]] = wire.put_varint %{{.*}}, %{{.*}}{{$}}
 // CHECK-NEXT: wire.put_bytes %[[LEN]], "\82\01"
@@ -39,17 +39,17 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK: wire.put_bytes %{{.*}}, "!"
 // The packed field: a loop over the elements, last first. With room for
 // 10 bytes an element, checked once, no element checks its own, and a long
-// varint may spill a word into the free bytes below it (slack); near the
+// varint may spill a word into the free bytes below it (room 10); near the
 // front of the buffer, a second loop checks each element.
 // CHECK: %[[PACKEDBOUND:.*]] = arith.muli %{{.*}}, %c10_i64
 // CHECK: %[[PACKEDROOMY:.*]] = arith.cmpi sge, %{{.*}}, %[[PACKEDBOUND]]
 // CHECK: llvm.cond_br %[[PACKEDROOMY]]
 // CHECK: wire.zigzag_encode
 // CHECK-NEXT: arith.extui
-// CHECK-NEXT: wire.put_varint %{{.*}}, %{{.*}} slack %true
+// CHECK-NEXT: wire.put_varint %{{.*}}, %{{.*}} room %c10_i64
 // CHECK-NEXT: llvm.br
 // CHECK: arith.cmpi sge, %{{.*}}, %c10_i64
-// CHECK: wire.put_varint %{{.*}}, %{{.*}} slack %true
+// CHECK: wire.put_varint %{{.*}}, %{{.*}} room %c10_i64
 // CHECK: wire.varint_size
 // CHECK: wire.put_varint %{{.*}}, %{{.*}}{{$}}
 // CHECK: wire.put_varint %{{.*}}, %{{.*}}{{$}}

@@ -27,16 +27,14 @@ proto.message @P file "g.proto" {
 // CHECK: ^[[RUN1BB]]:
 // CHECK: %[[ROOMY:.*]] = arith.cmpi sge, %{{.*}}, %c31_i64
 // CHECK: llvm.cond_br %[[ROOMY]]
-// Each varint (the uint32, field 9, and the int64, field 8) tests the 10
-// bytes below it where it is written: with them, a long value is one word
-// (slack). No flag from the room check lives across the run.
+// Each varint (the uint32, field 9, and the int64, field 8) takes the bytes
+// free below it where it is written: with enough, a long value is one word.
+// No value from the room check lives across the run.
 // CHECK: %[[ROOM9:.*]] = arith.subi
-// CHECK-NEXT: %[[SLACK9:.*]] = arith.cmpi sge, %[[ROOM9]], %c10_i64
-// CHECK: %[[P9:.*]] = wire.put_varint %{{.*}}, %{{.*}} slack %[[SLACK9]]
+// CHECK: %[[P9:.*]] = wire.put_varint %{{.*}}, %{{.*}} room %[[ROOM9]]
 // CHECK-NEXT: wire.put_bytes %[[P9]], "H"
 // CHECK: %[[ROOM8:.*]] = arith.subi
-// CHECK-NEXT: %[[SLACK8:.*]] = arith.cmpi sge, %[[ROOM8]], %c10_i64
-// CHECK: %[[P8:.*]] = wire.put_varint %{{.*}}, %{{.*}} slack %[[SLACK8]]
+// CHECK: %[[P8:.*]] = wire.put_varint %{{.*}}, %{{.*}} room %[[ROOM8]]
 // CHECK-NEXT: wire.put_bytes %[[P8]], "@"
 // The double (field 7) has no varint to spill.
 // CHECK: wire.put_fixed %{{.*}} : f64

@@ -26,7 +26,7 @@ llvm.func @put_fixed(%p: !llvm.ptr, %v: f64) -> !llvm.ptr {
 
 // Backwards varints: one byte (below 0x80) and two bytes (below 0x4000) are
 // one store each, the rest goes to the runtime (its byte loop without a
-// slack operand).
+// room operand).
 // CHECK-LABEL: llvm.func @put_varint
 // CHECK: %[[ONE:.*]] = llvm.icmp "ult" %arg1, %{{.*}} : i64
 // CHECK: llvm.cond_br %[[ONE]], ^[[B1:bb[0-9]+]], ^[[NOT1:bb[0-9]+]]
@@ -55,8 +55,8 @@ llvm.func @put_varint(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
 // -----
 
 // A prefix (the tag) is stored on each path, below the varint's bytes;
-// the long forms go to the runtime's one-word writer when the slack
-// operand holds (10 bytes of room below), else to its byte loop.
+// the long forms go to the runtime's room writer, which picks its one-word
+// form or its byte loop by the value and the room: one call, one prefix.
 // CHECK-LABEL: llvm.func @put_varint_prefix
 // CHECK: llvm.cond_br %{{.*}}, ^[[B1:bb[0-9]+]], ^[[NOT1:bb[0-9]+]]
 // CHECK: ^[[B1]]:
@@ -75,21 +75,15 @@ llvm.func @put_varint(%p: !llvm.ptr, %v: i64) -> !llvm.ptr {
 // CHECK: llvm.store %{{.*}}, %[[T2]] {alignment = 1 : i64} : i16, !llvm.ptr
 // CHECK-NEXT: llvm.br ^[[DONE]](%[[T2]] : !llvm.ptr)
 // CHECK: ^[[LONG]]:
-// CHECK-NEXT: llvm.cond_br %arg2, ^[[SLACK:bb[0-9]+]], ^[[PLAIN:bb[0-9]+]]
-// CHECK: ^[[SLACK]]:
-// CHECK-NEXT: %[[S:.*]] = llvm.call @pbc_rt_put_varint_slack(%arg0, %arg1)
-// CHECK: %[[TS:.*]] = llvm.getelementptr %[[S]][%{{.*}}]
-// CHECK: llvm.store %{{.*}}, %[[TS]] {alignment = 1 : i64} : i16, !llvm.ptr
-// CHECK-NEXT: llvm.br ^[[DONE]](%[[TS]] : !llvm.ptr)
-// CHECK: ^[[PLAIN]]:
-// CHECK-NEXT: %[[L:.*]] = llvm.call @pbc_rt_put_varint(%arg0, %arg1)
+// CHECK-NEXT: %[[L:.*]] = llvm.call @pbc_rt_put_varint_room(%arg0, %arg1, %arg2) : (!llvm.ptr, i64, i64) -> !llvm.ptr
+// CHECK-NOT: llvm.call
 // CHECK: %[[TL:.*]] = llvm.getelementptr %[[L]][%{{.*}}]
 // CHECK: llvm.store %{{.*}}, %[[TL]] {alignment = 1 : i64} : i16, !llvm.ptr
 // CHECK-NEXT: llvm.br ^[[DONE]](%[[TL]] : !llvm.ptr)
 // CHECK: ^[[DONE]](%[[START:.*]]: !llvm.ptr):
 // CHECK-NEXT: llvm.return %[[START]]
-llvm.func @put_varint_prefix(%p: !llvm.ptr, %v: i64, %room: i1) -> !llvm.ptr {
-  %0 = wire.put_varint %p, %v slack %room prefix "\80\01"
+llvm.func @put_varint_prefix(%p: !llvm.ptr, %v: i64, %room: i64) -> !llvm.ptr {
+  %0 = wire.put_varint %p, %v room %room prefix "\80\01"
   llvm.return %0 : !llvm.ptr
 }
 
