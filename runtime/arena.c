@@ -115,8 +115,12 @@ static pbc_arena_block *new_block(pbc_arena *a, size_t size) {
 }
 
 /* The current block cannot hold `size` (already aligned) bytes; a new one
- * becomes current, with the allocation at its bottom or (`high`) its top. */
-static void *alloc_from_new_block(pbc_arena *a, size_t size, bool high) {
+ * becomes current, with the allocation at its bottom or (`high`) its top.
+ * Out of line: the generated decoders inline pbc_rt_alloc at every
+ * sub-message field, and this path, taken once a block (4 KiB and more),
+ * was 120 bytes of each such field's code. */
+PBC_NOINLINE static void *alloc_from_new_block(pbc_arena *a, size_t size,
+                                               bool high) {
   size_t header = block_header_size();
   if (size > SIZE_MAX - header) return NULL;
   size_t needed = header + size;
