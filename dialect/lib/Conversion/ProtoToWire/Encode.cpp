@@ -39,7 +39,7 @@ private:
   /// Returns null: the output does not fit above `limit`.
   Block *fail = nullptr;
 
-  void ensureRoom(Value pos, Value bound, function_ref<Value()> exact);
+  Value ensureRoom(Value pos, Value bound, function_ref<Value()> exact);
   Value putIf(Value cond, Value pos, function_ref<Value(Value)> then,
               function_ref<Value(Value)> otherwise = nullptr);
   Value encodeScalarRun(ArrayRef<const FieldPlan *> run, Value pos);
@@ -114,8 +114,9 @@ void EncoderBuilder::build(const MessagePlan &m) {
 }
 
 /// Continues when `pos` has `bound` bytes of room above the limit, or, if
-/// not, `exact()` bytes (computed only then); else fails.
-void EncoderBuilder::ensureRoom(Value pos, Value bound,
+/// not, `exact()` bytes (computed only then); else fails. Returns the
+/// room, the bytes free below `pos`.
+Value EncoderBuilder::ensureRoom(Value pos, Value bound,
                                  function_ref<Value()> exact) {
   Value room = cx.ptrDiff(pos, limit);
   Value ok =
@@ -124,7 +125,7 @@ void EncoderBuilder::ensureRoom(Value pos, Value bound,
   Block *cont = cx.newBlock(body);
   if (!exact) {
     cx.continueIf(ok, fail, cont);
-    return;
+    return room;
   }
   // Or, when the bound does not hold, the exact size fits.
   Block *precise = cx.newBlock(body);
@@ -134,6 +135,7 @@ void EncoderBuilder::ensureRoom(Value pos, Value bound,
       cx.cmp(arith::CmpIPredicate::sge, room, exact());
   b.create<LLVM::CondBrOp>(loc, fits, cont, fail);
   b.setInsertionPointToStart(cont);
+  return room;
 }
 
 /// `then(pos)` under `cond` (`otherwise(pos)` if given, else `pos`
@@ -310,12 +312,13 @@ Value EncoderBuilder::putString(const FieldPlan &f, Value addr, Value pos) {
 Value EncoderBuilder::putScalar(const FieldPlan &f, Value v, Value pos) {
   const FieldTypeInfo &type = *f.type;
   int64_t tag = f.tag.size();
-  ensureRoom(pos, cx.cst(cx.i64, tag + type.maxWireSize()), [&] {
-    return b.create<arith::AddIOp>(loc, cx.valueSize(type, v),
-                                   cx.cst(cx.i64, tag));
-  });
+  Value room =
+      ensureRoom(pos, cx.cst(cx.i64, tag + type.maxWireSize()), [&] {
+        return b.create<arith::AddIOp>(loc, cx.valueSize(type, v),
+                                       cx.cst(cx.i64, tag));
+      });
   pos = type.constantWireSize() ? cx.putValue(type, pos, v)
-                                : putVarint(type, pos, v, roomAt(pos));
+                                : putVarint(type, pos, v, room);
   return cx.putBytes(pos, f.tag);
 }
 

@@ -1,9 +1,8 @@
 //===- Encode.cpp - put_*: writing backwards --------------------------------===//
 //
 // Tags are constants, written as the widest stores that fit (a varint's on
-// each of its paths); varints of one and two
-// bytes and strings of up to 64 bytes are written inline, longer ones by
-// the runtime or memcpy.
+// each of its paths); varints of one and two bytes and strings of up to
+// 128 bytes are written inline, longer ones by the runtime or memcpy.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -92,16 +91,6 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
       rw.create<LLVM::StoreOp>(e.loc, value, start, /*alignment=*/1);
       finish(start, pos, n);
     };
-    // The runtime picks the form by the value and the room: one call
-    // site, so one prefix store after it.
-    auto putLong = [&]() {
-      Value start =
-          room ? e.callRuntime(op, abi::Runtime::pbc_rt_put_varint_room,
-                               {pos, v, room})
-               : e.callRuntime(op, abi::Runtime::pbc_rt_put_varint, {pos, v});
-      finish(start, start, 0);
-    };
-
     rw.setInsertionPointToEnd(before);
     Value isOne = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::ult, v,
                                           e.cst(e.i64, 0x80));
@@ -124,8 +113,14 @@ struct PutVarintLowering : OpConversionPattern<PutVarintOp> {
         e.cst(e.i64, 8));
     putShort(rw.create<LLVM::OrOp>(e.loc, low, high), 2);
 
+    // The runtime picks the long form by the value and the room: one call
+    // site, so one prefix store after it.
     rw.setInsertionPointToStart(isLong);
-    putLong();
+    Value start =
+        room ? e.callRuntime(op, abi::Runtime::pbc_rt_put_varint_room,
+                             {pos, v, room})
+             : e.callRuntime(op, abi::Runtime::pbc_rt_put_varint, {pos, v});
+    finish(start, start, 0);
 
     rw.replaceOp(op, done->getArguments());
     return success();
