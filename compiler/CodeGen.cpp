@@ -475,17 +475,20 @@ static void inlineLeafCodecs(Module &module) {
 /// Runtime functions the generated code calls but never inlines: each
 /// inlined copy would cost more code than the call costs time. The readers
 /// of the rare forms of tags and varints (near the end of the input, three
-/// bytes and more for bools, enums and lengths): the word-wide varint read
-/// at every field was a third of the decoders' code, for what a call costs
-/// once in a message's last 16 bytes. The writer's forward writes (a
-/// varint, bytes), which split what they write over chunks: a writer takes
-/// that path only for a message that does not fit in the current chunk
-/// (it encodes the others backwards into a reservation), and inlined, the
-/// copy of bytes alone was over half of a small message's writer. The
-/// runtime's own callers may inline them.
+/// bytes and more for singular values, bools, enums and lengths): the
+/// word-wide varint read at every field was a third of the decoders' code,
+/// for what a call costs once in a message's last 16 bytes. The writer's
+/// forward writes (a varint, bytes), which split what they write over
+/// chunks: a writer takes that path only for a message that does not fit
+/// in the current chunk (it encodes the others backwards into a
+/// reservation), and inlined, the copy of bytes alone was over half of a
+/// small message's writer. T_merge_decode's bookkeeping (about 140 bytes a
+/// message inlined, for a few instructions of a merge that walks the
+/// message's description anyway). The runtime's own callers may inline
+/// them.
 static constexpr StringLiteral kOutOfLine[] = {
     "pbc_rt_varint", "pbc_rt_tag", "pbc_writer_write",
-    "pbc_writer_write_varint"};
+    "pbc_writer_write_varint", "pbc_rt_merge_decode"};
 
 /// Keeps the generated codecs' calls of kOutOfLine calls.
 static void keepOutOfLine(Module &module) {

@@ -42,10 +42,11 @@ DecoderBuilder::fieldHandlers(const FieldPlan &f) {
 }
 
 /// Reads one scalar value at `pos` (bounded by `end`): the position after
-/// it, the value as stored and, for varints, the 64 bits read.
+/// it, the value as stored and, for varints, the 64 bits read. `element`:
+/// a repeated field's, read in a loop.
 DecoderBuilder::Scalar DecoderBuilder::getScalar(const FieldTypeInfo &type,
                                                  Value pos, Value end,
-                                                 bool unchecked) {
+                                                 bool unchecked, bool element) {
   if (type.fixedWidth()) {
     auto op = b.create<wire::GetFixedOp>(loc, cx.ptrTy, cx.storageType(type),
                                          dec, pos, end);
@@ -56,9 +57,13 @@ DecoderBuilder::Scalar DecoderBuilder::getScalar(const FieldTypeInfo &type,
   }
   auto op = b.create<wire::GetVarintOp>(loc, dec, pos, end);
   op.setUnchecked(unchecked);
-  // Bools and enums of three bytes are legal but rare: not worth the
-  // inlined word-wide read at every such field.
-  op.setRareLong(type.repr == ValueRepr::BOOL || type.type == FieldType::Enum);
+  // The inlined word-wide read of a long varint (about 230 bytes with its
+  // ninth and tenth bytes) pays for itself in a repeated field's loop, where
+  // a run of large values takes it at every element. A singular field reads
+  // its value once a message, and a bool or an enum of three bytes is legal
+  // but rare: there the runtime's reader, a call.
+  op.setRareLong(!element || type.repr == ValueRepr::BOOL ||
+                 type.type == FieldType::Enum);
   cx.continueIfNotNull(op.getNext(), fail);
   return {op.getNext(), cx.fromVarint(type, op.getValue()), op.getValue()};
 }
@@ -142,7 +147,7 @@ Value DecoderBuilder::appendElements(const FieldPlan &f, Value add) {
 void DecoderBuilder::readScalar(const FieldPlan &f) {
   SmallVector<Value> read =
       splitRead([&](Value pos, bool unchecked) -> SmallVector<Value> {
-        Scalar r = getScalar(*f.type, pos, end, unchecked);
+        Scalar r = getScalar(*f.type, pos, end, unchecked, f.isRepeated());
         if (r.raw)
           return {r.next, r.value, r.raw};
         return {r.next, r.value};
@@ -216,7 +221,8 @@ void DecoderBuilder::readPacked(const FieldPlan &f) {
 
   b.setInsertionPointToStart(readFast);
   {
-    auto [next, v, raw] = getScalar(type, pos, runEnd, /*unchecked=*/true);
+    auto [next, v, raw] =
+        getScalar(type, pos, runEnd, /*unchecked=*/true, /*element=*/true);
     keepOnlyKnownEnum(f, v, raw, element, next, out);
     cx.store(v, out);
     b.create<LLVM::BrOp>(loc, ValueRange{next, cx.offsetPtr(out, esize)},
@@ -229,7 +235,8 @@ void DecoderBuilder::readPacked(const FieldPlan &f) {
   continueAfter(f, runEnd);
 
   b.setInsertionPointToStart(read);
-  auto [next, v, raw] = getScalar(type, pos, runEnd);
+  auto [next, v, raw] =
+      getScalar(type, pos, runEnd, /*unchecked=*/false, /*element=*/true);
   keepOnlyKnownEnum(f, v, raw, element, next, out);
   cx.store(v, out);
   b.create<LLVM::BrOp>(loc, ValueRange{next, cx.offsetPtr(out, esize)},

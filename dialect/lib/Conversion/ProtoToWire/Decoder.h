@@ -75,7 +75,7 @@ private:
     mlir::Value next, value, raw;
   };
   Scalar getScalar(const FieldTypeInfo &type, mlir::Value pos, mlir::Value end,
-                   bool unchecked = false);
+                   bool unchecked = false, bool element = false);
   mlir::Value isKnownEnumValue(const FieldPlan &f, mlir::Value v);
   void keepOnlyKnownEnum(const FieldPlan &f, mlir::Value v,
                          mlir::Value packedRaw, mlir::Block *next,

@@ -3,7 +3,8 @@
 // The public entry points are thin: the runtime does the bookkeeping (the
 // arena, the decoder state, the required-field check, sizing the buffer,
 // the writer's status), given the message's own functions, and LLVM inlines it and turns its
-// calls through pointers into direct calls. The pbc_message_info record
+// calls through pointers into direct calls (all but T_merge_decode's, which
+// stays a call: kOutOfLine in compiler/CodeGen.cpp). The pbc_message_info record
 // lists the same functions for generic code, in abi.def's order, and the
 // message's description (Description.cpp).
 //

@@ -171,10 +171,11 @@ def Wire_GetVarintOp : Wire_ReadOp<"get_varint"> {
     inline bytes are read without a bounds check (the runtime's long form
     still stops at $end); the caller catches a value that ran past $end.
 
-    `rare_long`: values of three bytes and more are rare here (bools,
-    enums, lengths of 16 KiB and more), so their form is the runtime's
-    out-of-line reader even when `unchecked`, not the word-wide read that
-    an unchecked varint inlines.
+    `rare_long`: values of three bytes and more are rare here, or read
+    once a message (a singular field's value, bools, enums, lengths of
+    16 KiB and more), so their form is the runtime's out-of-line reader
+    even when `unchecked`, not the word-wide read that an unchecked varint
+    inlines (a repeated integer's elements).
   }];
   let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
                        UnitAttr:$unchecked, UnitAttr:$rare_long);

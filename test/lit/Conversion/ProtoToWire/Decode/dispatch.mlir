@@ -59,9 +59,9 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "ult" %[[F1AFTER]], %[[LIMIT]]
 // CHECK-NEXT: llvm.cond_br %[[ROOM]], ^[[FAST1]](%[[F1START]], %[[F1AFTER]] : !llvm.ptr, !llvm.ptr), ^[[SLOW1:bb[0-9]+]]
 // CHECK: ^[[FAST1]](%{{.*}}: !llvm.ptr, %[[A1:.*]]: !llvm.ptr):
-// CHECK-NEXT: wire.get_varint %[[DEC]], %[[A1]], %arg2 unchecked
+// CHECK-NEXT: wire.get_varint %[[DEC]], %[[A1]], %arg2 unchecked rare_long{{$}}
 // CHECK: ^[[SLOW1]]:
-// CHECK-NEXT: wire.get_varint %[[DEC]], %[[F1AFTER]], %arg2{{$}}
+// CHECK-NEXT: wire.get_varint %[[DEC]], %[[F1AFTER]], %arg2 rare_long{{$}}
 // The in-order chain: after field 1, one comparison with the limit, then
 // field 2's tag (no bounds check) and a jump to its fast entry; a miss goes
 // to the first-byte switch.
