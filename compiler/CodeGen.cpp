@@ -474,10 +474,12 @@ static void inlineLeafCodecs(Module &module) {
 
 /// Runtime functions the generated code calls but never inlines: each
 /// inlined copy would cost more code than the call costs time. The readers
-/// of the rare forms of tags and varints (near the end of the input, three
-/// bytes and more for singular values, bools, enums and lengths): the
-/// word-wide varint read at every field was a third of the decoders' code,
-/// for what a call costs once in a message's last 16 bytes. The writer's
+/// of the rare forms of tags and varints (near the end of the input, and
+/// below it three bytes and more for singular values, bools, enums and
+/// lengths: pbc_rt_varint_long, the word-wide read without bounds checks):
+/// the word-wide varint read at every field was a third of the decoders'
+/// code, for what a call costs once in a message's last 16 bytes or once a
+/// value. The writer's
 /// forward writes (a varint, bytes), which split what they write over
 /// chunks: a writer takes that path only for a message that does not fit
 /// in the current chunk (it encodes the others backwards into a
@@ -487,7 +489,7 @@ static void inlineLeafCodecs(Module &module) {
 /// message's description anyway). The runtime's own callers may inline
 /// them.
 static constexpr StringLiteral kOutOfLine[] = {
-    "pbc_rt_varint", "pbc_rt_tag", "pbc_writer_write",
+    "pbc_rt_varint", "pbc_rt_varint_long", "pbc_rt_tag", "pbc_writer_write",
     "pbc_writer_write_varint", "pbc_rt_merge_decode"};
 
 /// Keeps the generated codecs' calls of kOutOfLine calls.

@@ -111,6 +111,11 @@ const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
   return next != NULL ? next : varint_slow(d, p, end, out);
 }
 
+const uint8_t *pbc_rt_varint_long(pbc_decoder *d, const uint8_t *p,
+                                  const uint8_t *end, uint64_t *out) {
+  return pbc_rt_varint_unchecked(d, p, end, out);
+}
+
 const uint8_t *pbc_rt_varint(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *out) {
   /* With ten bytes of input the word read cannot run past it. */

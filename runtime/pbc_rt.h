@@ -126,6 +126,12 @@ const uint8_t *pbc_rt_read_limit(const pbc_decoder *d, const uint8_t *end);
 const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
                                        const uint8_t *end, uint64_t *out);
 
+/* pbc_rt_varint_unchecked as a call: the generated code never inlines it
+ * (compiler/CodeGen.cpp, kOutOfLine), for the long form of a varint whose
+ * values are rarely long (`rare_long`) below the read limit. */
+const uint8_t *pbc_rt_varint_long(pbc_decoder *d, const uint8_t *p,
+                                  const uint8_t *end, uint64_t *out);
+
 /* Reads a tag: a varint of at most 5 bytes whose value fits 32 bits
  * (MALFORMED_VARINT otherwise) with a non-zero field number
  * (BAD_FIELD_NUMBER otherwise). */

@@ -16,9 +16,10 @@ namespace {
 
 /// Tags and varints: the one- and two-byte forms inline (straight-line
 /// code, the values of nearly every tag, length and small integer), the
-/// long form in the runtime: its word-wide read, inlined, below the read
-/// limit; else (and for `rare_long` values) the out-of-line reader, which
-/// the generated code never inlines (CodeGen.cpp, kOutOfLine).
+/// long form in the runtime: below the read limit its word-wide read,
+/// inlined, or for `rare_long` values called (pbc_rt_varint_long); else
+/// the bounds-checked reader. The generated code never inlines those two
+/// (CodeGen.cpp, kOutOfLine).
 ///   if (p < end && byte(p) < 0x80)            -> p + 1, byte(p)
 ///   if (p + 1 < end && byte(p + 1) < 0x80)    -> p + 2, low 7 bits | byte(p + 1) << 7
 ///   else runtime(dec, p, end, &out)
@@ -96,10 +97,10 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
                               ValueRange());
 
     rw.setInsertionPointToStart(slow);
-    abi::Runtime callee = isTag ? abi::Runtime::pbc_rt_tag
-                          : unchecked && !rareLong
-                              ? abi::Runtime::pbc_rt_varint_unchecked
-                              : abi::Runtime::pbc_rt_varint;
+    abi::Runtime callee = isTag      ? abi::Runtime::pbc_rt_tag
+                          : !unchecked ? abi::Runtime::pbc_rt_varint
+                          : rareLong   ? abi::Runtime::pbc_rt_varint_long
+                                       : abi::Runtime::pbc_rt_varint_unchecked;
     Value next = e.callRuntime(op, callee, {dec, pos, end, out});
     Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
     rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);

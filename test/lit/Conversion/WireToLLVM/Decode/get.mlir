@@ -100,17 +100,32 @@ llvm.func @get_varint_unchecked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.pt
 // -----
 
 // A `rare_long` varint keeps the inline one- and two-byte forms but reads
-// the longer ones with the runtime's out-of-line reader, unchecked or not.
+// the longer ones with a call the generated code never inlines: unchecked,
+// pbc_rt_varint_long (the word-wide read, out of line).
 // CHECK-LABEL: llvm.func @get_varint_rare_long
 // CHECK-NOT: llvm.icmp "sgt"
 // CHECK: llvm.load %arg1 : !llvm.ptr -> i8
 // CHECK-NOT: pbc_rt_varint_unchecked
-// CHECK: llvm.call @pbc_rt_varint(%arg0, %arg1, %arg2, %{{.*}})
+// CHECK: llvm.call @pbc_rt_varint_long(%arg0, %arg1, %arg2, %{{.*}})
 // CHECK-NOT: pbc_rt_varint_unchecked
 // CHECK: llvm.return
 llvm.func @get_varint_rare_long(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
   %d = wire.decoder %state
   %next, %v = wire.get_varint %d, %p, %end unchecked rare_long
+  llvm.return %v : i64
+}
+
+// -----
+
+// Checked, rare_long or not: the bounds-checked pbc_rt_varint.
+// CHECK-LABEL: llvm.func @get_varint_rare_long_checked
+// CHECK: llvm.icmp "sgt"
+// CHECK-NOT: pbc_rt_varint_long
+// CHECK: llvm.call @pbc_rt_varint(%arg0, %arg1, %arg2, %{{.*}})
+// CHECK: llvm.return
+llvm.func @get_varint_rare_long_checked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
+  %d = wire.decoder %state
+  %next, %v = wire.get_varint %d, %p, %end rare_long
   llvm.return %v : i64
 }
 
@@ -134,7 +149,7 @@ llvm.func @get_varint_rare_long(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.pt
 // CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]](%[[NEXT]], %[[LEN]] : !llvm.ptr, i64), ^[[BAD:bb[0-9]+]](
 // Lengths of three bytes and more (16 KiB and up) are read out of line.
 // CHECK: ^[[GENERAL]]:
-// CHECK: llvm.call @pbc_rt_varint(
+// CHECK: llvm.call @pbc_rt_varint_long(
 // CHECK: ^[[BAD]](%[[CODE:.*]]: i32):
 // CHECK-NEXT: llvm.call @pbc_rt_fail(%arg0, %[[CODE]])
 llvm.func @get_length_unchecked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
