@@ -479,11 +479,10 @@ static void inlineLeafCodecs(Module &module) {
 /// lengths: pbc_rt_varint_long, the word-wide read without bounds checks):
 /// the word-wide varint read at every field was a third of the decoders'
 /// code, for what a call costs once in a message's last 16 bytes or once a
-/// value. The writer's
-/// forward writes (a varint, bytes), which split what they write over
-/// chunks: a writer takes that path only for a message that does not fit
-/// in the current chunk (it encodes the others backwards into a
-/// reservation), and inlined, the copy of bytes alone was over half of a
+/// value. The writer's forward writes (a varint, bytes), which split what
+/// they write over chunks: a writer takes that path only for a message that
+/// does not fit in the current chunk (it encodes the others backwards into
+/// a reservation), and inlined, the copy of bytes alone was over half of a
 /// small message's writer. T_merge_decode's bookkeeping (about 140 bytes a
 /// message inlined, for a few instructions of a merge that walks the
 /// message's description anyway). The runtime's own callers may inline

@@ -173,9 +173,9 @@ def Wire_GetVarintOp : Wire_ReadOp<"get_varint"> {
 
     `rare_long`: values of three bytes and more are rare here, or read
     once a message (a singular field's value, bools, enums, lengths of
-    16 KiB and more), so their form is the runtime's out-of-line reader
-    even when `unchecked`, not the word-wide read that an unchecked varint
-    inlines (a repeated integer's elements).
+    16 KiB and more), so when `unchecked` their form is a call of the
+    word-wide read (`pbc_rt_varint_long`), not the inlined copy of it that
+    other unchecked varints (a repeated integer's elements) get.
   }];
   let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
                        UnitAttr:$unchecked, UnitAttr:$rare_long);
