@@ -128,7 +128,9 @@ const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
 
 /* pbc_rt_varint_unchecked as a call: the generated code never inlines it
  * (compiler/CodeGen.cpp, kOutOfLine), for the long form of a varint whose
- * values are rarely long (`rare_long`) below the read limit. */
+ * values are rarely long (`rare_long`) below the read limit. A symbol of
+ * its own because kOutOfLine keeps every generated call of a function out
+ * of line, and a repeated integer's elements inline the unchecked read. */
 const uint8_t *pbc_rt_varint_long(pbc_decoder *d, const uint8_t *p,
                                   const uint8_t *end, uint64_t *out);
 

@@ -118,7 +118,7 @@ void EncoderBuilder::build(const MessagePlan &m) {
 /// room, the bytes free below `pos`.
 Value EncoderBuilder::ensureRoom(Value pos, Value bound,
                                  function_ref<Value()> exact) {
-  Value room = cx.ptrDiff(pos, limit);
+  Value room = roomAt(pos);
   Value ok =
       cx.cmp(arith::CmpIPredicate::sge, room, bound);
   Region &body = *b.getBlock()->getParent();
