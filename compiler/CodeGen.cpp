@@ -488,8 +488,9 @@ static void inlineLeafCodecs(Module &module) {
 /// message's description anyway). The runtime's own callers may inline
 /// them.
 static constexpr StringLiteral kOutOfLine[] = {
-    "pbc_rt_varint", "pbc_rt_varint_long", "pbc_rt_tag", "pbc_writer_write",
-    "pbc_writer_write_varint", "pbc_rt_merge_decode"};
+    "pbc_rt_varint",           "pbc_rt_varint_long", "pbc_rt_length",
+    "pbc_rt_tag",              "pbc_writer_write",   "pbc_writer_write_varint",
+    "pbc_rt_merge_decode"};
 
 /// Keeps the generated codecs' calls of kOutOfLine calls.
 static void keepOutOfLine(Module &module) {

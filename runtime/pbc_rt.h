@@ -134,6 +134,18 @@ const uint8_t *pbc_rt_varint_unchecked(pbc_decoder *d, const uint8_t *p,
 const uint8_t *pbc_rt_varint_long(pbc_decoder *d, const uint8_t *p,
                                   const uint8_t *end, uint64_t *out);
 
+/* Reads the length of a length-delimited field at p (p may equal end):
+ * the position after it, its bytes following it up to `end`; or NULL with
+ * the status libprotobuf gives: BAD_LENGTH for a length of more than 5
+ * bytes (it reads lengths as an int, ReadSize), TRUNCATED when the bytes
+ * do not follow, or the varint's own error (*len is then 0): the table
+ * decoder's read_length, as a call. The generated decoders call it for the
+ * lengths of two bytes and more near the end of the input (where their
+ * inline form would be about 60 bytes a field for a few reads a message);
+ * compiler/CodeGen.cpp keeps it out of line. */
+const uint8_t *pbc_rt_length(pbc_decoder *d, const uint8_t *p,
+                             const uint8_t *end, uint64_t *len);
+
 /* Reads a tag: a varint of at most 5 bytes whose value fits 32 bits
  * (MALFORMED_VARINT otherwise) with a non-zero field number
  * (BAD_FIELD_NUMBER otherwise). */

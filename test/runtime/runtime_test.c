@@ -187,6 +187,52 @@ static void test_tags(void) {
   CHECK(read_tag(cut, 0, &tag) == PBC_ERR_TRUNCATED);
 }
 
+/* pbc_rt_length on the n bytes of buf: its status, the length in *len and
+ * how many bytes of buf its varint took in *used. */
+static pbc_status read_length(const uint8_t *buf, size_t n, uint64_t *len,
+                              size_t *used) {
+  pbc_decoder d = new_decoder(NULL);
+  *len = 12345;
+  const uint8_t *p = pbc_rt_length(&d, buf, buf + n, len);
+  if (p == NULL) {
+    CHECK(*len == 0);
+    return d.status == PBC_OK ? PBC_ERR_TOO_LARGE : d.status;
+  }
+  *used = (size_t)(p - buf);
+  return PBC_OK;
+}
+
+static void test_lengths(void) {
+  uint64_t len;
+  size_t used = 0;
+  /* 2 bytes of length, then its 150 bytes. */
+  uint8_t two[152] = {0x96, 0x01};
+  CHECK(read_length(two, sizeof two, &len, &used) == PBC_OK && len == 150 &&
+        used == 2);
+  CHECK(read_length(two, sizeof two - 1, &len, &used) == PBC_ERR_TRUNCATED);
+  const uint8_t one[] = {0x01, 0xaa};
+  CHECK(read_length(one, 2, &len, &used) == PBC_OK && len == 1 && used == 1);
+  CHECK(read_length(one, 1, &len, &used) == PBC_ERR_TRUNCATED);
+  const uint8_t empty[] = {0x80, 0x00};
+  CHECK(read_length(empty, 2, &len, &used) == PBC_OK && len == 0 && used == 2);
+  /* The varint's own errors. */
+  CHECK(read_length(two, 1, &len, &used) == PBC_ERR_TRUNCATED);
+  CHECK(read_length(two, 0, &len, &used) == PBC_ERR_TRUNCATED);
+  const uint8_t eleven[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                            0x80, 0x80, 0x80, 0x80, 0x00};
+  CHECK(read_length(eleven, sizeof eleven, &len, &used) ==
+        PBC_ERR_MALFORMED_VARINT);
+  /* Five bytes are the most libprotobuf reads, whatever the value; a
+   * length past the input is truncated, however large. */
+  const uint8_t six[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
+  CHECK(read_length(six, sizeof six, &len, &used) == PBC_ERR_BAD_LENGTH);
+  const uint8_t five[] = {0x80, 0x80, 0x80, 0x80, 0x00};
+  CHECK(read_length(five, sizeof five, &len, &used) == PBC_OK && len == 0 &&
+        used == 5);
+  const uint8_t huge[] = {0xff, 0xff, 0xff, 0xff, 0x0f};
+  CHECK(read_length(huge, sizeof huge, &len, &used) == PBC_ERR_TRUNCATED);
+}
+
 /* ---- Skipping ------------------------------------------------------------ */
 
 /* Reads buf's first tag and skips its value: the status, and in *rest the
@@ -1387,6 +1433,7 @@ int main(void) {
   test_varint_edges();
   test_put_varint_round_trip();
   test_tags();
+  test_lengths();
   test_skip_each_wire_type();
   test_skip_truncated();
   test_skip_bad_lengths();

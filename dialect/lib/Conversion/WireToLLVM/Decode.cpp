@@ -46,11 +46,17 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
       rareLong = op.getRareLong();
     }
 
+    // Checked reads happen near the end of the input only, a few a
+    // message: there a `rare_long` value's two-byte form is the runtime's
+    // too (about 40 bytes a field less), while a repeated integer's
+    // elements, which may run to the end in numbers, keep it.
+    bool inlineTwo = unchecked || !rareLong;
+
     Block *before = op->getBlock();
     Block *done = e.splitAt(op);
     Block *slow = e.newBlockBefore(done);
-    Block *twoBytes = e.newBlockBefore(slow);
-    Block *second = e.newBlockBefore(twoBytes);
+    Block *twoBytes = inlineTwo ? e.newBlockBefore(slow) : nullptr;
+    Block *second = inlineTwo ? e.newBlockBefore(twoBytes) : slow;
     Block *first = e.newBlockBefore(second);
 
     rw.setInsertionPointToEnd(before);
@@ -68,8 +74,33 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
                               ValueRange{e.advance(pos, 1), v0}, second,
                               ValueRange());
 
-    // Byte 0 has its continuation bit (or is a tag below 8, which the
-    // runtime rejects: its value is complete, so the next check fails).
+    if (inlineTwo)
+      readSecondByte(e, second, twoBytes, slow, done, pos, avail, unchecked,
+                     b0, v0);
+
+    rw.setInsertionPointToStart(slow);
+    abi::Runtime callee = isTag      ? abi::Runtime::pbc_rt_tag
+                          : !unchecked ? abi::Runtime::pbc_rt_varint
+                          : rareLong   ? abi::Runtime::pbc_rt_varint_long
+                                       : abi::Runtime::pbc_rt_varint_unchecked;
+    Value next = e.callRuntime(op, callee, {dec, pos, end, out});
+    Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
+    rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);
+
+    rw.replaceOp(op, done->getArguments());
+    return success();
+  }
+
+private:
+  /// Byte 0 has its continuation bit (or is a tag below 8, which the
+  /// runtime rejects: its value is complete, so the next check fails):
+  /// `second` tests for byte 1, `twoBytes` joins the two when it ends the
+  /// value, else `slow`.
+  static void readSecondByte(Emitter &e, Block *second, Block *twoBytes,
+                             Block *slow, Block *done, Value pos, Value avail,
+                             bool unchecked, Value b0, Value v0) {
+    ConversionPatternRewriter &rw = e.rw;
+    Type valueTy = v0.getType();
     rw.setInsertionPointToStart(second);
     e.branchIfMore(unchecked, avail, 1, twoBytes, slow);
 
@@ -95,18 +126,6 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
     rw.create<LLVM::CondBrOp>(e.loc, ok, done,
                               ValueRange{e.advance(pos, 2), v1}, slow,
                               ValueRange());
-
-    rw.setInsertionPointToStart(slow);
-    abi::Runtime callee = isTag      ? abi::Runtime::pbc_rt_tag
-                          : !unchecked ? abi::Runtime::pbc_rt_varint
-                          : rareLong   ? abi::Runtime::pbc_rt_varint_long
-                                       : abi::Runtime::pbc_rt_varint_unchecked;
-    Value next = e.callRuntime(op, callee, {dec, pos, end, out});
-    Value slowValue = rw.create<LLVM::LoadOp>(e.loc, valueTy, out);
-    rw.create<LLVM::BrOp>(e.loc, ValueRange{next, slowValue}, done);
-
-    rw.replaceOp(op, done->getArguments());
-    return success();
   }
 };
 
@@ -153,7 +172,9 @@ struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
   }
 };
 
-/// A length varint, then a check that the payload fits in the input.
+/// A length varint, then a check that the payload fits in the input. A
+/// one-byte length inline; a longer one read and checked inline below the
+/// read limit (`unchecked`), else by the runtime (pbc_rt_length).
 struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -194,8 +215,20 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
                               ValueRange{e.cst(e.i32, PBC_ERR_TRUNCATED)});
 
     rw.setInsertionPointToStart(general);
+    if (!op.getUnchecked()) {
+      // Near the end of the input, where a message reads a handful of
+      // lengths: the runtime's reader, one call for the varint and both
+      // checks, where the inline form below is about 60 bytes a field.
+      Value out = e.entryAlloca(op, e.i64);
+      Value next = e.callRuntime(op, abi::Runtime::pbc_rt_length,
+                                 {dec, pos, end, out});
+      Value len = rw.create<LLVM::LoadOp>(e.loc, e.i64, out);
+      rw.create<LLVM::BrOp>(e.loc, ValueRange{next, len}, done);
+      finish(op, rw, e, dec, truncated, done);
+      return success();
+    }
     auto varint = rw.create<GetVarintOp>(e.loc, dec, pos, end);
-    varint.setUnchecked(op.getUnchecked());
+    varint.setUnchecked(true);
     varint.setRareLong(true);
     Value next = varint.getNext(), len = varint.getValue();
     // A failed varint (null next) has already recorded its error; the
@@ -220,14 +253,21 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
     rw.create<LLVM::CondBrOp>(e.loc, ok, done, ValueRange{next, len},
                               truncated, ValueRange{code});
 
+    finish(op, rw, e, dec, truncated, done);
+    return success();
+  }
+
+private:
+  /// The failure block (`truncated`: records its status, the length 0) and
+  /// the results.
+  static void finish(GetLengthOp op, ConversionPatternRewriter &rw,
+                     Emitter &e, Value dec, Block *truncated, Block *done) {
     truncated->addArgument(e.i32, e.loc);
     rw.setInsertionPointToStart(truncated);
     Value null = e.callRuntime(op, abi::Runtime::pbc_rt_fail,
                                {dec, truncated->getArgument(0)});
     rw.create<LLVM::BrOp>(e.loc, ValueRange{null, e.cst(e.i64, 0)}, done);
-
     rw.replaceOp(op, done->getArguments());
-    return success();
   }
 };
 

@@ -203,7 +203,8 @@ def Wire_GetLengthOp : Wire_ReadOp<"get_length"> {
     Fails unless the length fits in the remaining input. $next is the first
     byte of the payload, which ends at $next + $length. `unchecked`: the
     length's bytes are read as get_varint's are; a length of three bytes
-    and more as a `rare_long` one.
+    and more as a `rare_long` one. Without it, a length of two bytes and
+    more is the runtime's (`pbc_rt_length`).
   }];
   let arguments = (ins Wire_DecoderType:$dec, Wire_Ptr:$pos, Wire_Ptr:$end,
                        UnitAttr:$unchecked);

@@ -33,11 +33,28 @@ llvm.func @get_tag(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i32 {
 
 // -----
 
-// Lengths: a varint, then a check that the payload fits.
+// Lengths near the end of the input (checked): a one-byte length inline,
+// bounds and payload checked; any other read and checked by the runtime,
+// one call where the inline varint and its checks were.
 // CHECK-LABEL: llvm.func @get_length
-// CHECK: llvm.call @pbc_rt_varint(
-// CHECK: llvm.icmp "ule"
-// CHECK: llvm.call @pbc_rt_fail(%arg0, %{{.*}})
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: %[[ANY:.*]] = llvm.icmp "ult" %arg1, %arg2
+// CHECK-NEXT: llvm.cond_br %[[ANY]], ^[[FIRST:bb[0-9]+]], ^[[GENERAL:bb[0-9]+]]
+// CHECK: ^[[FIRST]]:
+// CHECK-NEXT: %[[B0:.*]] = llvm.load %arg1 : !llvm.ptr -> i8
+// CHECK: %[[ONE:.*]] = llvm.icmp "sge" %[[B0]]
+// CHECK-NEXT: llvm.cond_br %[[ONE]], ^[[ONEBB:bb[0-9]+]], ^[[GENERAL]]
+// CHECK: ^[[ONEBB]]:
+// CHECK: %[[FITS:.*]] = llvm.icmp "sle"
+// CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]](%{{.*}}, %{{.*}} : !llvm.ptr, i64), ^[[BAD:bb[0-9]+]](
+// CHECK: ^[[GENERAL]]:
+// CHECK-NEXT: %[[NEXT:.*]] = llvm.call @pbc_rt_length(%arg0, %arg1, %arg2, %[[SLOT]])
+// CHECK-NEXT: %[[LEN:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> i64
+// CHECK-NEXT: llvm.br ^[[DONE]](%[[NEXT]], %[[LEN]] : !llvm.ptr, i64)
+// CHECK: ^[[BAD]](%[[CODE:.*]]: i32):
+// CHECK-NEXT: llvm.call @pbc_rt_fail(%arg0, %[[CODE]])
+// CHECK-NOT: pbc_rt_varint
+// CHECK: llvm.return
 llvm.func @get_length(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
   %d = wire.decoder %state
   %next, %len = wire.get_length %d, %p, %end
@@ -117,11 +134,20 @@ llvm.func @get_varint_rare_long(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.pt
 
 // -----
 
-// Checked, rare_long or not: the bounds-checked pbc_rt_varint.
+// Checked (near the end of the input, a few reads a message), rare_long:
+// the one-byte form inline, any other the bounds-checked pbc_rt_varint, no
+// inline two-byte form.
 // CHECK-LABEL: llvm.func @get_varint_rare_long_checked
-// CHECK: llvm.icmp "sgt"
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: %[[AVAIL:.*]] = llvm.sub
+// CHECK: %[[ANY:.*]] = llvm.icmp "sgt" %[[AVAIL]]
+// CHECK-NEXT: llvm.cond_br %[[ANY]], ^[[ONE:bb[0-9]+]], ^[[SLOW:bb[0-9]+]]
+// CHECK: ^[[ONE]]:
+// CHECK-NEXT: llvm.load %arg1 : !llvm.ptr -> i8
+// CHECK: llvm.cond_br %{{.*}}, ^[[DONE:bb[0-9]+]]({{.*}}), ^[[SLOW]]
+// CHECK-NEXT: ^[[SLOW]]:
+// CHECK-NEXT: llvm.call @pbc_rt_varint(%arg0, %arg1, %arg2, %[[SLOT]])
 // CHECK-NOT: pbc_rt_varint_long
-// CHECK: llvm.call @pbc_rt_varint(%arg0, %arg1, %arg2, %{{.*}})
 // CHECK: llvm.return
 llvm.func @get_varint_rare_long_checked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
   %d = wire.decoder %state
