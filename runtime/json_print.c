@@ -17,6 +17,9 @@
 typedef struct pbc_json_printer {
   pbc_sink out;
   pbc_status status; /* the first error stops the output */
+  /* out.cap while the text goes straight into the buffer, 0 with a writer
+   * or after an error: the inline paths' one test, has_room. */
+  size_t fast_end;
   bool whitespace, always, enum_ints, proto_names;
   uint32_t max_depth, depth;
   unsigned level; /* open objects and lists: the indentation */
@@ -29,6 +32,13 @@ typedef struct pbc_json_printer {
   bool has_arena;
 } printer;
 
+/* Do n more bytes go into the buffer where it is now? One comparison for
+ * the buffer's room, the writer and the status (fast_end). len + n does
+ * not wrap: both are sizes of objects in memory. */
+static PBC_ALWAYS_INLINE bool has_room(const printer *p, size_t n) {
+  return p->out.len + n <= p->fast_end;
+}
+
 /* What does not fit (or goes to a writer, or after an error). */
 PBC_NOINLINE static void put_slow(printer *p, const char *s, size_t n) {
   if (p->status == PBC_OK) pbc_sink_put(&p->out, s, n);
@@ -38,8 +48,7 @@ PBC_NOINLINE static void put_slow(printer *p, const char *s, size_t n) {
  * which then is a store into the buffer rather than a call. */
 static PBC_ALWAYS_INLINE void put(printer *p, const char *s, size_t n) {
   pbc_sink *o = &p->out;
-  if (PBC_LIKELY(p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
-                 n <= o->cap - o->len)) {
+  if (PBC_LIKELY(has_room(p, n))) {
     memcpy(o->buf + o->len, s, n);
     o->len += n;
     return;
@@ -49,6 +58,7 @@ static PBC_ALWAYS_INLINE void put(printer *p, const char *s, size_t n) {
 
 static void fail(printer *p, pbc_status s) {
   if (p->status == PBC_OK) p->status = s;
+  p->fast_end = 0;
 }
 
 static pbc_arena *arena(printer *p) {
@@ -272,8 +282,7 @@ static void put_quoted(printer *p, const uint8_t *s, size_t n) {
    * bytes: tested in two loads that overlap and written, quotes and all,
    * by stores of the same size, when the buffer has room. */
   pbc_sink *o = &p->out;
-  if (n >= 4 && n <= 16 && p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
-      n + 2 <= o->cap - o->len) {
+  if (n >= 4 && n <= 16 && has_room(p, n + 2)) {
     uint64_t head, tail;
     if (n >= 8) {
       memcpy(&head, s, 8);
@@ -308,9 +317,8 @@ static void put_quoted(printer *p, const uint8_t *s, size_t n) {
    * plain ASCII is scanned faster 16 bytes at a time than by the blocks,
    * which validate UTF-8 too. */
   unsigned head = n >= 16 ? not_plain_lanes(_mm_loadu_si128((const __m128i *)s)) : 0;
-  if (head != 0 && s[__builtin_ctz(head)] >= 0x80 && p->status == PBC_OK &&
-      o->w == NULL && o->len <= o->cap &&
-      n + 2 + PBC_RT_JSON_KEPT_SLACK <= o->cap - o->len) {
+  if (head != 0 && s[__builtin_ctz(head)] >= 0x80 &&
+      has_room(p, n + 2 + PBC_RT_JSON_KEPT_SLACK)) {
     char *d = o->buf + o->len;
     d[0] = '"';
     size_t kept = pbc_rt_utf8_json_kept(s, n, (uint8_t *)d + 1);
@@ -346,8 +354,7 @@ typedef struct slot {
 static void put_name(printer *p, const char *name, size_t len) {
   pbc_sink *o = &p->out;
   size_t n = len + (p->whitespace ? 4 : 3);
-  if (p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
-      n <= o->cap - o->len) {
+  if (has_room(p, n)) {
     char *d = o->buf + o->len;
     size_t i = 0;
     for (; i < len && plain_ascii((uint8_t)name[i]); i++) d[1 + i] = name[i];
@@ -425,8 +432,7 @@ static void put_int(printer *p, const slot *at, uint64_t v, bool is_signed,
   prefix(p, at);
   pbc_sink *o = &p->out;
   char copy[LONGEST];
-  bool in_place = p->status == PBC_OK && o->w == NULL && o->len <= o->cap &&
-                  LONGEST <= o->cap - o->len;
+  bool in_place = has_room(p, LONGEST);
   char *d = in_place ? o->buf + o->len : copy;
   size_t n = quoted ? (is_signed ? pbc_format_i64(d + 1, (int64_t)v)
                                  : pbc_format_u64(d + 1, v)) + 2
@@ -663,9 +669,10 @@ static PBC_ALWAYS_INLINE void int_run(printer *p, uint8_t type, size_t stride,
   pbc_sink *o = &p->out;
   const uint8_t *end = v + n * stride;
   while (v != end) {
-    if (p->status == PBC_OK && o->w == NULL && o->len <= o->cap) {
+    /* The loop's room test is has_room's, in registers. */
+    if (o->len <= p->fast_end) {
       char *buf = o->buf;
-      size_t len = o->len, cap = o->cap;
+      size_t len = o->len, cap = p->fast_end;
       for (; v != end && LONGEST <= cap - len; v += stride) {
         buf[len] = ','; /* overwritten by the element when no comma */
         len += comma;
@@ -688,8 +695,8 @@ static void real_run(printer *p, bool is_float, const uint8_t *v, size_t n,
   pbc_sink *o = &p->out;
   size_t stride = is_float ? 4 : 8;
   while (n > 0) {
-    if (p->status == PBC_OK && o->w == NULL && o->len <= o->cap) {
-      size_t done = pbc_format_real_run(o->buf, &o->len, o->cap, v, n,
+    if (o->len <= p->fast_end) {
+      size_t done = pbc_format_real_run(o->buf, &o->len, p->fast_end, v, n,
                                         is_float, comma);
       v += done * stride;
       n -= done;
@@ -1323,7 +1330,8 @@ static pbc_status print(printer *p, const pbc_message_info *info,
 pbc_status pbc_json_print(const pbc_message_info *info, const void *m,
                           char *buf, size_t cap, size_t *written,
                           const pbc_json_options *options) {
-  printer p = {.out = {.buf = buf, .cap = buf ? cap : 0}};
+  printer p = {.out = {.buf = buf, .cap = buf ? cap : 0},
+               .fast_end = buf ? cap : 0};
   return pbc_sink_finish(&p.out, print(&p, info, m, options), written);
 }
 
