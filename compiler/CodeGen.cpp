@@ -479,18 +479,21 @@ static void inlineLeafCodecs(Module &module) {
 /// lengths: pbc_rt_varint_long, the word-wide read without bounds checks):
 /// the word-wide varint read at every field was a third of the decoders'
 /// code, for what a call costs once in a message's last 16 bytes or once a
-/// value. The writer's forward writes (a varint, bytes), which split what
-/// they write over chunks: a writer takes that path only for a message that
-/// does not fit in the current chunk (it encodes the others backwards into
-/// a reservation), and inlined, the copy of bytes alone was over half of a
-/// small message's writer. T_merge_decode's bookkeeping (about 140 bytes a
-/// message inlined, for a few instructions of a merge that walks the
-/// message's description anyway). The runtime's own callers may inline
-/// them.
+/// value; near the end, lengths of two bytes and more with their checks
+/// (pbc_rt_length). The count of a packed run's varints, a loop over the
+/// run (about 300 bytes inlined, where a call is one more step of a walk
+/// over every element). The writer's forward writes (a varint, bytes),
+/// which split what they write over chunks: a writer takes that path only
+/// for a message that does not fit in the current chunk (it encodes the
+/// others backwards into a reservation), and inlined, the copy of bytes
+/// alone was over half of a small message's writer. T_merge_decode's
+/// bookkeeping (about 140 bytes a message inlined, for a few instructions
+/// of a merge that walks the message's description anyway). The runtime's
+/// own callers may inline them.
 static constexpr StringLiteral kOutOfLine[] = {
     "pbc_rt_varint",           "pbc_rt_varint_long", "pbc_rt_length",
     "pbc_rt_tag",              "pbc_writer_write",   "pbc_writer_write_varint",
-    "pbc_rt_merge_decode"};
+    "pbc_rt_merge_decode",     "pbc_rt_count_varints"};
 
 /// Keeps the generated codecs' calls of kOutOfLine calls.
 static void keepOutOfLine(Module &module) {
