@@ -2,8 +2,10 @@
 //
 // Every read returns the next position, or null with the error recorded in
 // the decoder. The one- and two-byte forms of tags, varints and lengths are
-// read inline, the longer ones by the runtime; `unchecked` reads (below the
-// decoder's read limit) skip their bounds checks.
+// read inline, the longer ones by the runtime (near the end of the input,
+// where a message reads a few values, the two-byte forms of lengths and
+// singular values too); `unchecked` reads (below the decoder's read limit)
+// skip their bounds checks.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -18,7 +20,8 @@ namespace {
 /// code, the values of nearly every tag, length and small integer), the
 /// long form in the runtime: below the read limit its word-wide read,
 /// inlined, or for `rare_long` values called (pbc_rt_varint_long); else
-/// the bounds-checked reader. The generated code never inlines those two
+/// the bounds-checked reader, which also takes a checked `rare_long`
+/// value's two-byte form. The generated code never inlines those two
 /// (CodeGen.cpp, kOutOfLine).
 ///   if (p < end && byte(p) < 0x80)            -> p + 1, byte(p)
 ///   if (p + 1 < end && byte(p + 1) < 0x80)    -> p + 2, low 7 bits | byte(p + 1) << 7
