@@ -325,6 +325,13 @@ void CodecContext::markPresent(Value msg, const FieldPlan &f) {
   }
 }
 
+void CodecContext::markPresentIf(Value msg, const FieldPlan &f, Value flag) {
+  assert(f.hasPresenceBit() && "a field with a presence bit");
+  Value addr = presenceWord(msg, f);
+  Value bit = b.create<arith::ShLIOp>(loc, flag, cst(i32, f.presenceBit % 32));
+  store(b.create<arith::OrIOp>(loc, load(i32, addr), bit), addr);
+}
+
 Value CodecContext::isPresent(Value msg, const FieldPlan &f, Value value) {
   switch (f.presence) {
   case Presence::OneofCase:

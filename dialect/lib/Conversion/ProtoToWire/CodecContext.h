@@ -171,6 +171,9 @@ public:
   /// Records that a singular field was decoded: its presence bit, or its
   /// oneof's case.
   void markPresent(mlir::Value msg, const FieldPlan &f);
+  /// Sets f's presence bit (f has one) when `flag`, an i32 that is 0 or 1,
+  /// is 1: without a branch, the word stored back either way.
+  void markPresentIf(mlir::Value msg, const FieldPlan &f, mlir::Value flag);
   /// Whether a singular non-message field is written (see Presence);
   /// `value` is its stored value, or a string's size.
   mlir::Value isPresent(mlir::Value msg, const FieldPlan &f, mlir::Value value);

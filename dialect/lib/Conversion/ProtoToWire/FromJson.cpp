@@ -263,28 +263,23 @@ void JsonParserBuilder::buildScalarValue(const MessagePlan &m, uint32_t index,
                               {ps, desc, i, colon, cx.fieldAddr(msg, f)});
   // The reader reads the ',' or '}' after the value too: -1 an error;
   // else bit 0: stored, so present (not null, nor kept for the unknown
-  // fields); bit 1: the object ended.
+  // fields); bit 1: the object ended. Two tests and the presence bit or'ed
+  // in from bit 0, where a switch on the four answers was a jump table a
+  // field (and an indirect jump a value).
   Block *next = nextAfter(m, index);
-  if (!f.hasPresenceBit()) {
-    b.create<LLVM::SwitchOp>(loc, read, fail, ValueRange(),
-                             ArrayRef<int32_t>{0, 1, 2, 3},
-                             BlockRange{next, next, done, done},
-                             SmallVector<ValueRange, 4>(4));
-    return;
-  }
-  // Stored: the presence bit set, then on to `next` or `done` as the
-  // block's argument (bit 1) says.
-  Block *stored = newBlock();
-  stored->addArgument(cx.i1, loc);
-  fieldBlocks[index].push_back(stored);
-  Value more = cx.cst(cx.i1, 0), end = cx.cst(cx.i1, 1);
-  b.create<LLVM::SwitchOp>(
-      loc, read, fail, ValueRange(), ArrayRef<int32_t>{0, 1, 2, 3},
-      BlockRange{next, stored, done, stored},
-      ArrayRef<ValueRange>{ValueRange(), more, ValueRange(), end});
-  b.setInsertionPointToStart(stored);
-  cx.markPresent(msg, f);
-  branchIf(stored->getArgument(0), done, next);
+  Block *read0 = newBlock();
+  fieldBlocks[index].push_back(read0);
+  b.create<LLVM::CondBrOp>(
+      loc, cx.cmp(arith::CmpIPredicate::sge, read, cx.cst(cx.i32, 0)), read0,
+      fail);
+  b.setInsertionPointToStart(read0);
+  if (f.hasPresenceBit())
+    cx.markPresentIf(
+        msg, f, b.create<arith::AndIOp>(loc, read, cx.cst(cx.i32, 1)));
+  Value ended = cx.cmp(arith::CmpIPredicate::ne,
+                       b.create<arith::AndIOp>(loc, read, cx.cst(cx.i32, 2)),
+                       cx.cst(cx.i32, 0));
+  branchIf(ended, done, next);
 }
 
 /// A member the chain did not find: the runtime reads its name, and what

@@ -36,7 +36,7 @@ proto.message @J file "j.proto" {
 // a field's index to its value with its ':' still to read (true).
 // CHECK-NEXT: ^[[DISPATCH]](%[[WHERE:.*]]: i32):  // 2 preds: ^bb0, ^[[MISS:bb[0-9]+]]
 // CHECK-NEXT: %[[UNREAD:.*]] = arith.constant true
-// CHECK-NEXT: llvm.switch %[[WHERE]] : i32, ^[[FAIL:bb[0-9]+]] [
+// CHECK-NEXT: llvm.switch %[[WHERE]] : i32, ^[[FAIL0:bb[0-9]+]] [
 // CHECK-NEXT: 4294967293: ^[[KEY_ID:bb[0-9]+]],
 // CHECK-NEXT: 4294967294: ^[[DONE:bb[0-9]+]],
 // CHECK-NEXT: 0: ^[[VAL_ID:bb[0-9]+]](%[[UNREAD]] : i1),
@@ -65,22 +65,24 @@ proto.message @J file "j.proto" {
 // CHECK-NEXT: llvm.store %[[SET]], %[[GIVEN]] : i64, !llvm.ptr
 // CHECK-NEXT: %[[SLOT:.*]] = llvm.getelementptr inbounds %arg0[40] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT: %[[READ:.*]] = llvm.call @pbc_json_int32(%arg1, %[[DESC]], %[[I0]], %[[COLON]], %[[SLOT]]) : (!llvm.ptr, !llvm.ptr, i32, i1, !llvm.ptr) -> i32
-// The reader read the ',' or '}' after the value too: bit 1 of its answer
-// (2, 3) is '}', which returns; 0 and 1 go on to big_id's key (an implicit
-// field has no presence to set, so stored or not, the same); -1 fails.
-// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[FAIL]] [
-// CHECK-NEXT: 0: ^[[KEY_BIG]],
-// CHECK-NEXT: 1: ^[[KEY_BIG]],
-// CHECK-NEXT: 2: ^[[DONE]],
-// CHECK-NEXT: 3: ^[[DONE]]
-// CHECK-NEXT: ]
+// The reader read the ',' or '}' after the value too: -1 fails; else bit
+// 1 of its answer is '}', which returns, and the rest go on to big_id's key
+// (an implicit field has no presence to set, so stored or not, the same).
+// CHECK-NEXT: %[[Z1:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi sge, %[[READ]], %[[Z1]] : i32
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^[[READ_ID:bb[0-9]+]], ^[[FAIL:bb[0-9]+]]
+// CHECK-NEXT: ^[[READ_ID]]:
+// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[B1:.*]] = arith.andi %[[READ]], %[[TWO]] : i32
+// CHECK-NEXT: %[[ENDED:.*]] = arith.cmpi ne, %[[B1]], %[[Z2]] : i32
+// CHECK-NEXT: llvm.cond_br %[[ENDED]], ^[[DONE]], ^[[KEY_BIG]]
 // big_id's key is its json_name; a miss tries sub's.
-// CHECK-NEXT: ^[[KEY_BIG]]:  // 3 preds: ^[[KEY_ID]], ^[[FRESH]], ^[[FRESH]]
+// CHECK-NEXT: ^[[KEY_BIG]]:  // 2 preds: ^[[KEY_ID]], ^[[READ_ID]]
 // CHECK-NEXT: llvm.mlir.addressof @pbc__J_json_key_2
 // CHECK: llvm.cond_br %{{.*}}, ^[[VAL_BIG]](%{{.*}} : i1), ^[[KEY_SUB:bb[0-9]+]]
 // CHECK-NEXT: ^[[VAL_BIG]](
-// CHECK: llvm.switch
-// CHECK: 1: ^[[KEY_SUB]]
+// CHECK: llvm.cond_br %{{.*}}, ^[[DONE]], ^[[KEY_SUB]]
 // sub: a new struct, which its own parser fills.
 // CHECK: ^[[KEY_SUB]]:
 // CHECK-NEXT: llvm.mlir.addressof @pbc__J_json_key_4
@@ -101,12 +103,8 @@ proto.message @J file "j.proto" {
 // CHECK-NEXT: llvm.br ^[[MISS]]
 // CHECK-NEXT: ^[[VAL_ODD]](
 // CHECK: llvm.call @pbc_json_double(
-// CHECK-NEXT: llvm.switch %{{.*}} : i32, ^[[FAIL]] [
-// CHECK-NEXT: 0: ^[[MISS]],
-// CHECK-NEXT: 1: ^[[MISS]],
-// CHECK-NEXT: 2: ^[[DONE]],
-// CHECK-NEXT: 3: ^[[DONE]]
-// CHECK-NEXT: ]
+// CHECK: llvm.cond_br %{{.*}}, ^{{bb[0-9]+}}, ^[[FAIL]]
+// CHECK: llvm.cond_br %{{.*}}, ^[[DONE]], ^[[MISS]]
 // The search, the only branch back: to the header.
 // CHECK-NEXT: ^[[MISS]]:
 // CHECK-NEXT: %[[IDX:.*]] = llvm.call @pbc_json_find_member(%arg1, %[[DESC]], %[[FRAME]]) : (!llvm.ptr, !llvm.ptr, i64) -> i32
@@ -150,26 +148,29 @@ proto.message @P file "p.proto" {
 // CHECK-LABEL: llvm.func @pbc__P_from_json
 // CHECK: llvm.mlir.addressof @pbc__P_json_key_1
 // CHECK: llvm.cond_br %{{.*}}, ^{{bb[0-9]+}}(%{{.*}} : i1), ^[[KEY_B:bb[0-9]+]]
-// a's value: stored (1, or 3 with the '}'), its presence bit set; after
-// its member, c's key; '}' (2, 3) the end.
+// a's value: -1 fails; bit 0 of the answer (stored) is or'ed into the
+// presence word at a's bit (0), no branch; after its member, c's key; bit
+// 1 ('}') the end.
 // CHECK: %[[READ:.*]] = llvm.call @pbc_json_int32
-// CHECK-NEXT: %[[MORE:.*]] = arith.constant false
-// CHECK-NEXT: %[[END:.*]] = arith.constant true
-// CHECK-NEXT: llvm.switch %[[READ]] : i32, ^[[FAIL:bb[0-9]+]] [
-// CHECK-NEXT: 0: ^[[KEY_C:bb[0-9]+]],
-// CHECK-NEXT: 1: ^[[STORED:bb[0-9]+]](%[[MORE]] : i1),
-// CHECK-NEXT: 2: ^[[DONE:bb[0-9]+]],
-// CHECK-NEXT: 3: ^[[STORED]](%[[END]] : i1)
-// CHECK-NEXT: ]
-// CHECK-NEXT: ^[[STORED]](%[[ENDED:.*]]: i1):
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi sge, %[[READ]], %[[Z]] : i32
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^[[READ_A:bb[0-9]+]], ^[[FAIL:bb[0-9]+]]
+// CHECK-NEXT: ^[[READ_A]]:
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[STORED:.*]] = arith.andi %[[READ]], %[[ONE]] : i32
+// CHECK-NEXT: %[[SHIFT:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[PB:.*]] = arith.shli %[[STORED]], %[[SHIFT]] : i32
 // CHECK-NEXT: %[[PW:.*]] = llvm.load %arg0 : !llvm.ptr -> i32
-// CHECK-NEXT: %[[PB:.*]] = arith.constant 1 : i32
 // CHECK-NEXT: %[[PS:.*]] = arith.ori %[[PW]], %[[PB]] : i32
 // CHECK-NEXT: llvm.store %[[PS]], %arg0 : i32, !llvm.ptr
-// CHECK-NEXT: llvm.cond_br %[[ENDED]], ^[[DONE]], ^[[KEY_C]]
+// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[B1:.*]] = arith.andi %[[READ]], %[[TWO]] : i32
+// CHECK-NEXT: %[[ENDED:.*]] = arith.cmpi ne, %[[B1]], %[[Z2]] : i32
+// CHECK-NEXT: llvm.cond_br %[[ENDED]], ^[[DONE:bb[0-9]+]], ^[[KEY_C:bb[0-9]+]]
 // CHECK-NEXT: ^[[KEY_B]]:  // pred:
 // CHECK-NEXT: llvm.mlir.addressof @pbc__P_json_key_2
-// CHECK: ^[[KEY_C]]:  // 5 preds: ^{{bb[0-9]+}}, ^[[STORED]], ^[[KEY_B]],
+// CHECK: ^[[KEY_C]]:  // 3 preds: ^[[READ_A]], ^[[KEY_B]], ^{{bb[0-9]+}}
 // CHECK-NEXT: llvm.mlir.addressof @pbc__P_json_key_3
 
 // -----
