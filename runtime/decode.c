@@ -130,11 +130,8 @@ const uint8_t *pbc_rt_length(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *len) {
   uint64_t v;
   const uint8_t *next = pbc_rt_varint(d, p, end, &v);
-  *len = 0;
-  if (next == NULL) return NULL;
-  if (next - p > PBC_MAX_LENGTH_BYTES) return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
-  if (v > (uint64_t)(end - next)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
-  *len = v;
+  if (next != NULL) next = pbc_rt_length_fits(d, p, next, end, v);
+  *len = next != NULL ? v : 0;
   return next;
 }
 

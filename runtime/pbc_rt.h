@@ -139,12 +139,26 @@ const uint8_t *pbc_rt_varint_long(pbc_decoder *d, const uint8_t *p,
  * the status libprotobuf gives: BAD_LENGTH for a length of more than 5
  * bytes (it reads lengths as an int, ReadSize), TRUNCATED when the bytes
  * do not follow, or the varint's own error (*len is then 0): the table
- * decoder's read_length, as a call. The generated decoders call it for the
+ * decoder's read_length (both check with pbc_rt_length_fits), as a call.
+ * The generated decoders call it for the
  * lengths of two bytes and more near the end of the input (where their
  * inline form would be about 60 bytes a field for a few reads a message);
  * compiler/CodeGen.cpp keeps it out of line. */
 const uint8_t *pbc_rt_length(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *len);
+
+/* The checks of a length whose varint, `len`, was read from p to next:
+ * next, or NULL with BAD_LENGTH past 5 bytes, TRUNCATED when its bytes do
+ * not follow before end. */
+static inline const uint8_t *pbc_rt_length_fits(pbc_decoder *d,
+                                                const uint8_t *p,
+                                                const uint8_t *next,
+                                                const uint8_t *end,
+                                                uint64_t len) {
+  if (next - p > PBC_MAX_LENGTH_BYTES) return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
+  if (len > (uint64_t)(end - next)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
+  return next;
+}
 
 /* Reads a tag: a varint of at most 5 bytes whose value fits 32 bits
  * (MALFORMED_VARINT otherwise) with a non-zero field number

@@ -54,17 +54,15 @@ static inline const uint8_t *read_varint(pbc_decoder *d, const uint8_t *p,
   return pbc_rt_varint(d, p, end, v);
 }
 
-/* A length, then its bytes: the position after the length, or NULL.
- * libprotobuf reads a length in at most 5 bytes (longer: BAD_LENGTH) and
- * the bytes must follow (TRUNCATED). */
+/* A length, then its bytes: the position after the length, or NULL
+ * (pbc_rt_length's rules, its one-byte form inline). */
 static inline const uint8_t *read_length(pbc_decoder *d, const uint8_t *p,
                                          const uint8_t *end, size_t *len) {
   uint64_t v;
   const uint8_t *next = read_varint(d, p, end, &v);
   if (next == NULL) return NULL;
-  if (next - p > PBC_MAX_LENGTH_BYTES) return pbc_rt_fail(d, PBC_ERR_BAD_LENGTH);
-  if (v > (uint64_t)(end - next)) return pbc_rt_fail(d, PBC_ERR_TRUNCATED);
-  *len = (size_t)v;
+  next = pbc_rt_length_fits(d, p, next, end, v);
+  if (next != NULL) *len = (size_t)v;
   return next;
 }
 
