@@ -54,6 +54,17 @@ static uint32_t member_bytes(const pbc_field_desc *f) {
 
 /* A random description's fields and struct size; false when pbc_has_by_byte
  * refuses it (too many bytes a field). */
+/* The members of `width` bytes laid out from `at`; returns where they end. */
+static uint32_t place(pbc_field_desc *fields, uint32_t n, uint32_t width,
+                      uint32_t at) {
+  for (uint32_t i = 0; i < n; i++)
+    if (member_bytes(&fields[i]) == width) {
+      fields[i].offset = at;
+      at += width;
+    }
+  return at;
+}
+
 static bool describe(pbc_field_desc *fields, uint32_t n, uint32_t *size,
                      uint32_t *unknown) {
   for (uint32_t i = 0; i < n; i++) {
@@ -73,20 +84,13 @@ static bool describe(pbc_field_desc *fields, uint32_t n, uint32_t *size,
     }
     f->zero_test = pbc_zero_test_of(f->kind, f->type);
   }
-  /* Widest first, the unknown fields' view after the 16-byte members. */
-  uint32_t at = 0;
-  for (uint32_t width = 16; width >= 1; width /= 2) {
-    if (width == 2) continue;
-    for (uint32_t i = 0; i < n; i++)
-      if (member_bytes(&fields[i]) == width) {
-        fields[i].offset = at;
-        at += width;
-      }
-    if (width == 16) {
-      *unknown = at;
-      at += 16;
-    }
-  }
+  /* Widest first, the unknown fields' view after the 16-byte members
+   * (set outside the loop, where the compiler sees that it always is). */
+  uint32_t at = place(fields, n, 16, 0);
+  *unknown = at;
+  at += 16;
+  for (uint32_t width = 8; width >= 1; width /= 2)
+    if (width != 2) at = place(fields, n, width, at);
   *size = (at + 7) / 8 * 8;
   return pbc_has_by_byte(fields, n, *size);
 }
