@@ -61,13 +61,12 @@ Value CodecContext::offsetPtr(Value base, Value bytes) {
                                ArrayRef<LLVM::GEPArg>{bytes});
 }
 
-Value CodecContext::offsetPtr(Value base, int64_t bytes) {
+Value CodecContext::offsetPtr(Value base, int64_t bytes, bool inbounds) {
   if (bytes == 0)
     return base;
   return b.create<LLVM::GEPOp>(
       loc, ptrTy, i8, base,
-      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)},
-      /*inbounds=*/true);
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)}, inbounds);
 }
 
 Value CodecContext::load(Type type, Value addr) {

@@ -63,8 +63,7 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
     Block *first = e.newBlockBefore(second);
 
     rw.setInsertionPointToEnd(before);
-    Value avail = e.ptrDiff(end, pos);
-    e.branchIfMore(unchecked, avail, 0, first, slow);
+    e.branchIfMore(unchecked, pos, end, 0, first, slow);
 
     rw.setInsertionPointToStart(first);
     int64_t lowest = isTag ? 8 : 0;
@@ -78,7 +77,7 @@ struct ReadVarintLowering : OpConversionPattern<Op> {
                               ValueRange());
 
     if (inlineTwo)
-      readSecondByte(e, second, twoBytes, slow, done, pos, avail, unchecked,
+      readSecondByte(e, second, twoBytes, slow, done, pos, end, unchecked,
                      b0, v0);
 
     rw.setInsertionPointToStart(slow);
@@ -100,12 +99,12 @@ private:
   /// `second` tests for byte 1, `twoBytes` joins the two when it ends the
   /// value, else `slow`.
   static void readSecondByte(Emitter &e, Block *second, Block *twoBytes,
-                             Block *slow, Block *done, Value pos, Value avail,
+                             Block *slow, Block *done, Value pos, Value end,
                              bool unchecked, Value b0, Value v0) {
     ConversionPatternRewriter &rw = e.rw;
     Type valueTy = v0.getType();
     rw.setInsertionPointToStart(second);
-    e.branchIfMore(unchecked, avail, 1, twoBytes, slow);
+    e.branchIfMore(unchecked, pos, end, 1, twoBytes, slow);
 
     rw.setInsertionPointToStart(twoBytes);
     // Inbounds like the fast path's `advance(pos, 1)`: LLVM merges the two,
@@ -155,9 +154,7 @@ struct GetFixedLowering : OpConversionPattern<GetFixedOp> {
     Block *read = e.newBlockBefore(truncated);
 
     rw.setInsertionPointToEnd(before);
-    Value avail = e.ptrDiff(adaptor.getEnd(), pos);
-    Value enough = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sge,
-                                           avail, e.cst(e.i64, width));
+    Value enough = e.hasBytes(pos, width, adaptor.getEnd());
     rw.create<LLVM::CondBrOp>(e.loc, enough, read, truncated);
 
     rw.setInsertionPointToStart(read);
@@ -211,8 +208,10 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
     rw.setInsertionPointToStart(oneByte);
     Value oneNext = e.advance(pos, 1);
     Value oneLen = rw.create<LLVM::ZExtOp>(e.loc, e.i64, b0);
-    Value oneFits = rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sle,
-                                            oneLen, e.ptrDiff(end, oneNext));
+    // The payload fits when over len bytes follow pos (its end, next + len,
+    // is at most `end`): from next, a three-operand lea the x86 tuning
+    // splits in two.
+    Value oneFits = e.hasBytes(pos, oneLen, end, /*over=*/true);
     rw.create<LLVM::CondBrOp>(e.loc, oneFits, done,
                               ValueRange{oneNext, oneLen}, truncated,
                               ValueRange{e.cst(e.i32, PBC_ERR_TRUNCATED)});
@@ -236,11 +235,10 @@ struct GetLengthLowering : OpConversionPattern<GetLengthOp> {
     Value next = varint.getNext(), len = varint.getValue();
     // A failed varint (null next) has already recorded its error; the
     // comparison then routes to `truncated`, which keeps the first error.
-    // Signed: an unchecked length may end past `end` (avail < 0), and a
-    // length of at most 5 bytes is below 2^35.
-    Value avail = e.ptrDiff(end, next);
-    Value fits =
-        rw.create<LLVM::ICmpOp>(e.loc, LLVM::ICmpPredicate::sle, len, avail);
+    // An unchecked length may end past `end` (then so does the payload),
+    // and a length of at most 5 bytes is below 2^35: next + len cannot
+    // wrap.
+    Value fits = e.hasBytes(next, len, end);
     // libprotobuf reads a length in at most 5 bytes (ReadSize): a longer,
     // overlong one is an error even when its value is small.
     Value isShort = rw.create<LLVM::ICmpOp>(
@@ -299,9 +297,8 @@ struct ExpectTagLowering : OpConversionPattern<ExpectTagOp> {
     Block *done = e.splitAt(op);
     Block *compare = e.newBlockBefore(done);
     rw.setInsertionPointToEnd(before);
-    Value avail = e.ptrDiff(adaptor.getEnd(), adaptor.getPos());
-    Value enough = rw.create<LLVM::ICmpOp>(
-        e.loc, LLVM::ICmpPredicate::sge, avail, e.cst(e.i64, bytes.size()));
+    Value enough =
+        e.hasBytes(adaptor.getPos(), bytes.size(), adaptor.getEnd());
     rw.create<LLVM::CondBrOp>(e.loc, enough, compare, ValueRange(), done,
                               ValueRange{e.cst(e.i1, 0)});
 

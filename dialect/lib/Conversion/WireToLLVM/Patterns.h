@@ -55,10 +55,21 @@ struct Emitter {
   /// replacement values as arguments.
   mlir::Block *splitAt(mlir::Operation *op);
 
-  /// To `more` when over `n` bytes are available, else to `fewer`; an
-  /// unchecked read (below the decoder's read limit) goes to `more`.
-  void branchIfMore(bool unchecked, mlir::Value avail, int64_t n,
-                    mlir::Block *more, mlir::Block *fewer);
+  /// Whether the `n` bytes from `pos` end by `end` (pos + n <= end; with
+  /// `over`, pos + n < end: more than n bytes). A compare of addresses
+  /// (x86: lea, cmp) where end - pos against n took a mov and a sub too;
+  /// pos lies inside the input or a read's length past it, so pos + n
+  /// cannot wrap. Not inbounds: a truncated value ends past the input.
+  mlir::Value hasBytes(mlir::Value pos, mlir::Value n, mlir::Value end,
+                       bool over = false);
+  mlir::Value hasBytes(mlir::Value pos, int64_t n, mlir::Value end,
+                       bool over = false);
+
+  /// To `more` when over `n` bytes are available from `pos`, else to
+  /// `fewer`; an unchecked read (below the decoder's read limit) goes to
+  /// `more`.
+  void branchIfMore(bool unchecked, mlir::Value pos, mlir::Value end,
+                    int64_t n, mlir::Block *more, mlir::Block *fewer);
 
   mlir::Block *newBlockBefore(mlir::Block *next) {
     return rw.createBlock(next->getParent(), mlir::Region::iterator(next));

@@ -67,15 +67,26 @@ Block *Emitter::splitAt(Operation *op) {
   return after;
 }
 
-void Emitter::branchIfMore(bool unchecked, Value avail, int64_t n, Block *more,
-                           Block *fewer) {
+Value Emitter::hasBytes(Value pos, Value n, Value end, bool over) {
+  return rw.create<LLVM::ICmpOp>(
+      loc, over ? LLVM::ICmpPredicate::ult : LLVM::ICmpPredicate::ule,
+      gep(pos, n), end);
+}
+
+Value Emitter::hasBytes(Value pos, int64_t n, Value end, bool over) {
+  if (n == 0 && over)
+    return rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, pos, end);
+  return hasBytes(pos, cst(i64, n), end, over);
+}
+
+void Emitter::branchIfMore(bool unchecked, Value pos, Value end, int64_t n,
+                           Block *more, Block *fewer) {
   if (unchecked) {
     rw.create<LLVM::BrOp>(loc, ValueRange(), more);
     return;
   }
-  Value over = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::sgt, avail,
-                                       cst(i64, n));
-  rw.create<LLVM::CondBrOp>(loc, over, more, fewer);
+  rw.create<LLVM::CondBrOp>(loc, hasBytes(pos, n, end, /*over=*/true), more,
+                            fewer);
 }
 
 namespace {

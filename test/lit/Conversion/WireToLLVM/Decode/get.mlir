@@ -5,8 +5,7 @@
 // line, the rest in the runtime.
 // CHECK-LABEL: llvm.func @get_tag
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
-// CHECK: %[[AVAIL:.*]] = llvm.sub
-// CHECK: %[[ANY:.*]] = llvm.icmp "sgt" %[[AVAIL]]
+// CHECK-NEXT: %[[ANY:.*]] = llvm.icmp "ult" %arg1, %arg2 : !llvm.ptr
 // CHECK: llvm.cond_br %[[ANY]], ^[[ONE:bb[0-9]+]], ^[[SLOW:bb[0-9]+]]
 // CHECK: ^[[ONE]]:
 // CHECK: %[[BYTE:.*]] = llvm.load %arg1 : !llvm.ptr -> i8
@@ -14,7 +13,8 @@
 // CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[REL]], %{{.*}} : i8
 // CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]]({{.*}}), ^[[SECOND:bb[0-9]+]]
 // CHECK: ^[[SECOND]]:
-// CHECK: %[[TWO:.*]] = llvm.icmp "sgt" %[[AVAIL]]
+// CHECK: %[[AFTER1:.*]] = llvm.getelementptr %arg1[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[TWO:.*]] = llvm.icmp "ult" %[[AFTER1]], %arg2 : !llvm.ptr
 // CHECK: llvm.cond_br %[[TWO]], ^[[TWOBYTES:bb[0-9]+]], ^[[SLOW]]
 // CHECK: ^[[TWOBYTES]]:
 // CHECK: %[[B1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
@@ -45,7 +45,8 @@ llvm.func @get_tag(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i32 {
 // CHECK: %[[ONE:.*]] = llvm.icmp "sge" %[[B0]]
 // CHECK-NEXT: llvm.cond_br %[[ONE]], ^[[ONEBB:bb[0-9]+]], ^[[GENERAL]]
 // CHECK: ^[[ONEBB]]:
-// CHECK: %[[FITS:.*]] = llvm.icmp "sle"
+// CHECK: %[[LASTBYTE:.*]] = llvm.getelementptr %arg1[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[FITS:.*]] = llvm.icmp "ult" %[[LASTBYTE]], %arg2 : !llvm.ptr
 // CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]](%{{.*}}, %{{.*}} : !llvm.ptr, i64), ^[[BAD:bb[0-9]+]](
 // CHECK: ^[[GENERAL]]:
 // CHECK-NEXT: %[[NEXT:.*]] = llvm.call @pbc_rt_length(%arg0, %arg1, %arg2, %[[SLOT]])
@@ -63,9 +64,11 @@ llvm.func @get_length(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 
 
 // -----
 
-// Fixed values: one bounds check, one unaligned load.
+// Fixed values: one bounds check (the value's end against the input's),
+// one unaligned load.
 // CHECK-LABEL: llvm.func @get_fixed
-// CHECK: llvm.icmp "sge" %{{.*}}, %{{.*}} : i64
+// CHECK: %[[VALUEEND:.*]] = llvm.getelementptr %arg1[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: llvm.icmp "ule" %[[VALUEEND]], %arg2 : !llvm.ptr
 // CHECK: llvm.load %arg1 {alignment = 1 : i64} : !llvm.ptr -> f32
 // CHECK: llvm.call @pbc_rt_fail(
 llvm.func @get_fixed(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
@@ -78,8 +81,8 @@ llvm.func @get_fixed(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> f32 {
 
 // expect_tag: one bounds check, then the tag bytes as one integer load.
 // CHECK-LABEL: llvm.func @expect_tag
-// CHECK: %[[AVAIL:.*]] = llvm.sub
-// CHECK: %[[ENOUGH:.*]] = llvm.icmp "sge" %[[AVAIL]], %{{.*}} : i64
+// CHECK: %[[TAGEND:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[ENOUGH:.*]] = llvm.icmp "ule" %[[TAGEND]], %arg1 : !llvm.ptr
 // CHECK: llvm.cond_br %[[ENOUGH]], ^[[CMP:bb[0-9]+]], ^[[DONE:bb[0-9]+]](%{{.*}} : i1)
 // CHECK: ^[[CMP]]:
 // CHECK: %[[WORD:.*]] = llvm.load %arg0 {alignment = 1 : i64} : !llvm.ptr -> i16
@@ -139,8 +142,7 @@ llvm.func @get_varint_rare_long(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.pt
 // inline two-byte form.
 // CHECK-LABEL: llvm.func @get_varint_rare_long_checked
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i64
-// CHECK: %[[AVAIL:.*]] = llvm.sub
-// CHECK: %[[ANY:.*]] = llvm.icmp "sgt" %[[AVAIL]]
+// CHECK-NEXT: %[[ANY:.*]] = llvm.icmp "ult" %arg1, %arg2 : !llvm.ptr
 // CHECK-NEXT: llvm.cond_br %[[ANY]], ^[[ONE:bb[0-9]+]], ^[[SLOW:bb[0-9]+]]
 // CHECK: ^[[ONE]]:
 // CHECK-NEXT: llvm.load %arg1 : !llvm.ptr -> i8
@@ -157,8 +159,9 @@ llvm.func @get_varint_rare_long_checked(%state: !llvm.ptr, %p: !llvm.ptr, %end: 
 
 // -----
 
-// A one-byte length has a path of its own: only the payload is checked
-// (signed: an unchecked read may have run past the end).
+// A one-byte length has a path of its own: only the payload is checked, by
+// where its last byte is (pos + len, before `end`; an unchecked read may
+// have run past the end, and then so does that byte).
 // CHECK-LABEL: llvm.func @get_length_unchecked
 // CHECK-NEXT: llvm.mlir.constant
 // CHECK-NEXT: llvm.alloca
@@ -170,12 +173,18 @@ llvm.func @get_varint_rare_long_checked(%state: !llvm.ptr, %p: !llvm.ptr, %end: 
 // CHECK: ^[[ONEBB]]:
 // CHECK-NEXT: %[[NEXT:.*]] = llvm.getelementptr inbounds %arg1[1]
 // CHECK-NEXT: %[[LEN:.*]] = llvm.zext %[[B0]] : i8 to i64
-// CHECK: %[[AVAIL:.*]] = llvm.sub
-// CHECK-NEXT: %[[FITS:.*]] = llvm.icmp "sle" %[[LEN]], %[[AVAIL]] : i64
+// CHECK-NEXT: %[[LASTBYTE:.*]] = llvm.getelementptr %arg1[%[[LEN]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[FITS:.*]] = llvm.icmp "ult" %[[LASTBYTE]], %arg2 : !llvm.ptr
 // CHECK: llvm.cond_br %[[FITS]], ^[[DONE:bb[0-9]+]](%[[NEXT]], %[[LEN]] : !llvm.ptr, i64), ^[[BAD:bb[0-9]+]](
-// Lengths of three bytes and more (16 KiB and up) are read out of line.
+// Lengths of three bytes and more (16 KiB and up) are read out of line;
+// any longer length then fits when its payload ends by `end` (next + len,
+// below 2^35 past a position in the input: no wrap), it is not null and
+// took at most 5 bytes.
 // CHECK: ^[[GENERAL]]:
 // CHECK: llvm.call @pbc_rt_varint_long(
+// CHECK: ^{{bb[0-9]+}}(%[[LNEXT:.*]]: !llvm.ptr, %[[LLEN:.*]]: i64):
+// CHECK-NEXT: %[[PAYLOADEND:.*]] = llvm.getelementptr %[[LNEXT]][%[[LLEN]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: llvm.icmp "ule" %[[PAYLOADEND]], %arg2 : !llvm.ptr
 // CHECK: ^[[BAD]](%[[CODE:.*]]: i32):
 // CHECK-NEXT: llvm.call @pbc_rt_fail(%arg0, %[[CODE]])
 llvm.func @get_length_unchecked(%state: !llvm.ptr, %p: !llvm.ptr, %end: !llvm.ptr) -> i64 {
