@@ -61,12 +61,13 @@ Value CodecContext::offsetPtr(Value base, Value bytes) {
                                ArrayRef<LLVM::GEPArg>{bytes});
 }
 
-Value CodecContext::offsetPtr(Value base, int64_t bytes, bool inbounds) {
+Value CodecContext::offsetPtr(Value base, int64_t bytes) {
   if (bytes == 0)
     return base;
   return b.create<LLVM::GEPOp>(
       loc, ptrTy, i8, base,
-      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)}, inbounds);
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)},
+      /*inbounds=*/true);
 }
 
 Value CodecContext::load(Type type, Value addr) {

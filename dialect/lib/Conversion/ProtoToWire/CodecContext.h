@@ -74,9 +74,7 @@ public:
   mlir::Value cmp(mlir::arith::CmpIPredicate pred, mlir::Value lhs,
                   mlir::Value rhs);
   mlir::Value offsetPtr(mlir::Value base, mlir::Value bytes);
-  /// base + bytes; `inbounds` unless the address may lie outside base's
-  /// object (an encoder's limit + bound, past a small buffer's end).
-  mlir::Value offsetPtr(mlir::Value base, int64_t bytes, bool inbounds = true);
+  mlir::Value offsetPtr(mlir::Value base, int64_t bytes);
   mlir::Value load(mlir::Type type, mlir::Value addr);
   void store(mlir::Value v, mlir::Value addr);
   mlir::Value ptrDiff(mlir::Value hi, mlir::Value lo);

@@ -12,8 +12,8 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 
 // The encoder writes backwards from %arg1, highest field number first, each
 // value before its constant tag, and checks its room against the limit
-// %arg2: one comparison of the position with the limit plus a bound good
-// for any value, the exact size only when that fails.
+// %arg2: one comparison against a bound good for any value, the exact size
+// only when that fails.
 // CHECK-LABEL: llvm.func @pbc__M_enc(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr) -> !llvm.ptr
 // Unknown fields last in the output, so first written; when there are
 // none, no copy, and when there are, a memcpy call (out_of_line).
@@ -25,9 +25,9 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // The sub-message (field 16) checks its own room; then its length and tag:
 // at most 12 bytes, exactly varint_size + 2.
 // CHECK: llvm.call @pbc__M_enc(%{{.*}}, %{{.*}}, %arg2)
-// CHECK: arith.constant 12 : i64
-// CHECK-NEXT: %[[FLOOR12:.*]] = llvm.getelementptr %arg2[12] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: llvm.icmp "uge" %{{.*}}, %[[FLOOR12]] : !llvm.ptr
+// CHECK: %[[C12:.*]] = arith.constant 12 : i64
+// CHECK: %[[ROOM:.*]] = arith.subi
+// CHECK: arith.cmpi sge, %[[ROOM]], %[[C12]]
 // A length takes no room: one of three bytes and more (16 KiB of payload
 // before it) is left to the runtime's out-of-line writer.
 // CHECK: %[[LEN:.*]] = wire.put_varint %{{.*}}, %{{.*}}{{$}}
@@ -42,17 +42,13 @@ proto.message @M file "a.proto" attributes {align = 8 : i64, presence_words = 1 
 // varint may spill a word into the free bytes below it (room 10); near the
 // front of the buffer, a second loop checks each element.
 // CHECK: %[[PACKEDBOUND:.*]] = arith.muli %{{.*}}, %c10_i64
-// CHECK-NEXT: %[[LIMIT:.*]] = llvm.ptrtoint %arg2 : !llvm.ptr to i64
-// CHECK-NEXT: %[[PACKEDFLOOR:.*]] = arith.addi %[[LIMIT]], %[[PACKEDBOUND]] : i64
-// CHECK-NEXT: %[[POS:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr to i64
-// CHECK-NEXT: %[[PACKEDROOMY:.*]] = arith.cmpi sge, %[[POS]], %[[PACKEDFLOOR]] : i64
+// CHECK: %[[PACKEDROOMY:.*]] = arith.cmpi sge, %{{.*}}, %[[PACKEDBOUND]]
 // CHECK: llvm.cond_br %[[PACKEDROOMY]]
 // CHECK: wire.zigzag_encode
 // CHECK-NEXT: arith.extui
 // CHECK-NEXT: wire.put_varint %{{.*}}, %{{.*}} room %c10_i64
 // CHECK-NEXT: llvm.br
-// CHECK: %[[FLOOR10:.*]] = llvm.getelementptr %arg2[10] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: llvm.icmp "uge" %{{.*}}, %[[FLOOR10]] : !llvm.ptr
+// CHECK: arith.cmpi sge, %{{.*}}, %c10_i64
 // CHECK: wire.put_varint %{{.*}}, %{{.*}} room %c10_i64
 // CHECK: wire.varint_size
 // CHECK: wire.put_varint %{{.*}}, %{{.*}}{{$}}

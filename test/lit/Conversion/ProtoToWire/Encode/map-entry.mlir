@@ -19,9 +19,8 @@ proto.message @O.MEntry file "o.proto" map_entry {
 // CHECK-NEXT: %[[SET:.*]] = llvm.icmp "ne" %[[VALUE]], %[[NULL]] : !llvm.ptr
 // CHECK-NEXT: llvm.cond_br %[[SET]], ^{{.*}}, ^[[ABSENT:bb[0-9]+]]
 // CHECK: ^[[ABSENT]]:
-// CHECK-NEXT: arith.constant 2 : i64
-// CHECK-NEXT: %[[FLOOR:.*]] = llvm.getelementptr %arg2[2] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "uge" %arg1, %[[FLOOR]] : !llvm.ptr
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK: %[[ROOM:.*]] = arith.cmpi sge, %{{.*}}, %[[TWO]] : i64
 // CHECK-NEXT: llvm.cond_br %[[ROOM]], ^[[EMPTY:bb[0-9]+]], ^bb1
 // CHECK: ^[[EMPTY]]:
 // CHECK-NEXT: wire.put_bytes %arg1, "\12\00"
