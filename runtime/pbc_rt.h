@@ -140,10 +140,10 @@ const uint8_t *pbc_rt_varint_long(pbc_decoder *d, const uint8_t *p,
  * bytes (it reads lengths as an int, ReadSize), TRUNCATED when the bytes
  * do not follow, or the varint's own error (*len is then 0): the table
  * decoder's read_length (both check with pbc_rt_length_fits), as a call.
- * The generated decoders call it for the
- * lengths of two bytes and more near the end of the input (where their
- * inline form would be about 60 bytes a field for a few reads a message);
- * compiler/CodeGen.cpp keeps it out of line. */
+ * The generated decoders call it for the lengths of two bytes and more
+ * near the end of the input (where their inline form would be about 60
+ * bytes a field for a few reads a message); compiler/CodeGen.cpp keeps it
+ * out of line. */
 const uint8_t *pbc_rt_length(pbc_decoder *d, const uint8_t *p,
                              const uint8_t *end, uint64_t *len);
 

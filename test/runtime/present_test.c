@@ -52,8 +52,6 @@ static uint32_t member_bytes(const pbc_field_desc *f) {
   return pbc_type_value_bytes(f->type);
 }
 
-/* A random description's fields and struct size; false when pbc_has_by_byte
- * refuses it (too many bytes a field). */
 /* The members of `width` bytes laid out from `at`; returns where they end. */
 static uint32_t place(pbc_field_desc *fields, uint32_t n, uint32_t width,
                       uint32_t at) {
@@ -65,6 +63,8 @@ static uint32_t place(pbc_field_desc *fields, uint32_t n, uint32_t width,
   return at;
 }
 
+/* A random description's fields and struct size; false when pbc_has_by_byte
+ * refuses it (too many bytes a field). */
 static bool describe(pbc_field_desc *fields, uint32_t n, uint32_t *size,
                      uint32_t *unknown) {
   for (uint32_t i = 0; i < n; i++) {
