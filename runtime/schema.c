@@ -1456,6 +1456,12 @@ static bool describe(loader *l, lmsg *m) {
     if (!(by_byte = alloc(l, m->size))) return false;
     pbc_fill_by_byte(fields, m->field_count, m->size, by_byte);
   }
+  uint32_t slots = bit_count ? bit_count : by_byte ? m->field_count : 0;
+  uint32_t *sizes = NULL;
+  if (slots) {
+    if (!(sizes = alloc(l, pbc_sizes_words(slots) * sizeof *sizes))) return false;
+    pbc_fill_sizes(fields, bit_count ? by_bit : NULL, slots, sizes);
+  }
   uint32_t mask;
   uint16_t *lookup = lookup_table(l, fields, m->field_count, &mask);
   if (!lookup) return false;
@@ -1490,6 +1496,7 @@ static bool describe(loader *l, lmsg *m) {
   d->ext_ranges = m->ext_range_count ? m->ext_ranges : NULL;
   d->tags = m->field_count ? tags : NULL;
   d->by_byte = by_byte;
+  d->sizes = sizes;
 
   pbc_message_info *info = m->info;
   info->full_name = d->strings;

@@ -177,6 +177,82 @@ static inline void pbc_fill_by_byte(const pbc_field_desc *fields,
   }
 }
 
+/* pbc_message_desc.by_bit: a presence bit no field has. */
+#define PBC_NO_FIELD 0xffffu
+
+/* pbc_message_desc.sizes: how a size walk sums a message's present fields
+ * without a case per field. It runs over slots: a message with presence
+ * bits has one per bit (slot i is bit i, its field by_bit[i]), one with
+ * by_byte one per field (slot i is fields[i]). For every 32 slots it holds
+ * PBC_SIZE_MASKS masks, bit j of mask k set when slot 32w + j is sized by
+ * rule k, and after all masks one record per slot: its field's offset << 4
+ * and the bytes it always takes (the tag's, plus a fixed value's width). A
+ * walk takes a word of set slots, ANDs it with each mask and loops over the
+ * bits that remain, each rule a loop of its own: the fixed fields' bytes
+ * come from their records alone, a varint's from its value, a string's from
+ * its size. (Offsets fit in 28 bits: fewer than UINT16_MAX fields of at
+ * most 16 bytes each.) */
+enum {
+  PBC_SIZE_FIXED,    /* bool, fixed32, sfixed32, float, fixed64, sfixed64,
+                        double: the record's bytes */
+  PBC_SIZE_INT32,    /* int32, enum: the sign-extended value's varint */
+  PBC_SIZE_VARINT64, /* int64, uint64 */
+  PBC_SIZE_VIEW,     /* string, bytes: the size's varint and the bytes */
+  /* The three below, rarer: a walk tests this before their loops. */
+  PBC_SIZE_RARE,
+  PBC_SIZE_UINT32,   /* uint32 */
+  PBC_SIZE_SINT32,   /* sint32: the zigzag's varint */
+  PBC_SIZE_SINT64,   /* sint64 */
+  /* Every slot of the masks above. A by_byte message's message and
+   * repeated fields are in none: a walk takes them as it takes others. */
+  PBC_SIZE_SIZED,
+  PBC_SIZE_MASKS
+};
+
+/* The rule of a scalar, string or bytes type. */
+static inline uint32_t pbc_size_rule(uint8_t type) {
+  switch (type) {
+  case PBC_TYPE_INT32: case PBC_TYPE_ENUM: return PBC_SIZE_INT32;
+  case PBC_TYPE_UINT32: return PBC_SIZE_UINT32;
+  case PBC_TYPE_INT64: case PBC_TYPE_UINT64: return PBC_SIZE_VARINT64;
+  case PBC_TYPE_SINT32: return PBC_SIZE_SINT32;
+  case PBC_TYPE_SINT64: return PBC_SIZE_SINT64;
+  case PBC_TYPE_STRING: case PBC_TYPE_BYTES: return PBC_SIZE_VIEW;
+  default: return PBC_SIZE_FIXED;
+  }
+}
+
+/* uint32_t words of a sizes array over `slots` slots. */
+static inline uint32_t pbc_sizes_words(uint32_t slots) {
+  return (slots + 31) / 32 * PBC_SIZE_MASKS + slots;
+}
+
+/* Fills a sizes array (pbc_sizes_words(slots) words) whose slot i is field
+ * slot_field[i] (by_bit: PBC_NO_FIELD, no field) or, slot_field NULL, field
+ * i, where only IMPLICIT fields are sized (by_byte's slots). The one rule
+ * the compiler's descriptions and the run-time schemas follow. */
+static inline void pbc_fill_sizes(const pbc_field_desc *fields,
+                                  const uint16_t *slot_field, uint32_t slots,
+                                  uint32_t *sizes) {
+  uint32_t *records = sizes + (slots + 31) / 32 * PBC_SIZE_MASKS;
+  for (uint32_t k = 0; k < pbc_sizes_words(slots); k++) sizes[k] = 0;
+  for (uint32_t i = 0; i < slots; i++) {
+    uint32_t index = slot_field ? slot_field[i] : i;
+    if (index == PBC_NO_FIELD) continue;
+    const pbc_field_desc *f = &fields[index];
+    if (!slot_field && f->kind != PBC_FIELD_IMPLICIT) continue;
+    uint32_t rule = pbc_size_rule(f->type), bytes = 1;
+    for (uint64_t tag = (uint64_t)f->number << 3; tag >= 0x80; tag >>= 7)
+      bytes++;
+    if (rule == PBC_SIZE_FIXED) bytes += pbc_type_value_bytes(f->type);
+    uint32_t *masks = sizes + i / 32 * PBC_SIZE_MASKS;
+    masks[rule] |= UINT32_C(1) << (i % 32);
+    if (rule > PBC_SIZE_RARE) masks[PBC_SIZE_RARE] |= UINT32_C(1) << (i % 32);
+    masks[PBC_SIZE_SIZED] |= UINT32_C(1) << (i % 32);
+    records[i] = f->offset << 4 | bytes;
+  }
+}
+
 /* A field's names: offsets into the message's string pool. */
 typedef struct pbc_field_names {
   uint32_t name;      /* as declared: "phone_number" */
@@ -198,9 +274,6 @@ typedef struct pbc_default {
   uint32_t size;
   uint64_t value;
 } pbc_default;
-
-/* pbc_message_desc.by_bit: a presence bit no field has. */
-#define PBC_NO_FIELD 0xffffu
 
 /* PBC_NO_UNKNOWN_FIELDS: a map entry keeps no unknown fields. */
 #define PBC_NO_UNKNOWN_FIELDS 0xffffffffu
@@ -308,6 +381,10 @@ typedef struct pbc_message_desc {
    * ones (most of a proto3 message's) without looking at them one by
    * one. */
   const uint8_t *by_byte;
+  /* The size walk's masks and records (PBC_SIZE_MASKS above) over the
+   * bit_count presence bits, or with by_byte over the field_count fields;
+   * NULL when the message has neither. */
+  const uint32_t *sizes;
 } pbc_message_desc;
 
 /* One value of an enum: its number and name (an offset in the enum's

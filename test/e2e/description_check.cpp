@@ -119,7 +119,7 @@ class StaticChecker {
     if (m->default_count != with_default) return Fail("default_count");
     for (uint32_t i = 0; i < m->default_count; i++)
       if (!Default(d, m, m->defaults[i])) return false;
-    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || !ByByte(m) || !Tags(d, m) ||
+    if (!Lookup(m) || !Checks(d, m) || !Visits(m) || !ByByte(m) || !Sizes(d, m) || !Tags(d, m) ||
         !ExtRanges(d, m) || (info && !Prototype(m, info)))
       return false;
     // Links last: they recurse.
@@ -239,6 +239,52 @@ class StaticChecker {
       }
     }
     if (memcmp(m->by_byte, expect.data(), m->size) != 0) return Fail("by_byte");
+    return true;
+  }
+
+  // sizes: over the presence bits, or with by_byte over the fields, else
+  // NULL. A slot's field (by_byte: an implicit one) is in its rule's mask
+  // (by libprotobuf's type), in SIZED, and in RARE for uint32, sint32 and
+  // sint64; its record is its offset and the bytes libprotobuf counts for
+  // it whatever its value: the tag's (TagSize), a fixed width's.
+  bool Sizes(const Descriptor *d, const pbc_message_desc *m) {
+    using google::protobuf::internal::WireFormatLite;
+    uint32_t slots = m->bit_count ? m->bit_count : m->by_byte ? m->field_count : 0;
+    if ((slots == 0) != (m->sizes == nullptr)) return Fail("sizes (NULL)");
+    uint32_t groups = (slots + 31) / 32;
+    std::vector<uint32_t> want(groups * PBC_SIZE_MASKS + slots, 0);
+    for (uint32_t i = 0; i < slots; i++) {
+      uint32_t index = m->bit_count ? m->by_bit[i] : i;
+      if (index == PBC_NO_FIELD) continue;
+      const pbc_field_desc &f = m->fields[index];
+      if (!m->bit_count && f.kind != PBC_FIELD_IMPLICIT) continue;
+      const FieldDescriptor *fd = d->FindFieldByNumber(static_cast<int>(f.number));
+      if (!fd) return Fail("sizes (no field " + std::to_string(f.number) + ")");
+      auto type = static_cast<WireFormatLite::FieldType>(fd->type());
+      uint32_t rule = PBC_SIZE_FIXED, bytes = static_cast<uint32_t>(
+                                          WireFormatLite::TagSize(fd->number(), type));
+      switch (fd->type()) {
+      case FieldDescriptor::TYPE_INT32: case FieldDescriptor::TYPE_ENUM: rule = PBC_SIZE_INT32; break;
+      case FieldDescriptor::TYPE_INT64: case FieldDescriptor::TYPE_UINT64: rule = PBC_SIZE_VARINT64; break;
+      case FieldDescriptor::TYPE_STRING: case FieldDescriptor::TYPE_BYTES: rule = PBC_SIZE_VIEW; break;
+      case FieldDescriptor::TYPE_UINT32: rule = PBC_SIZE_UINT32; break;
+      case FieldDescriptor::TYPE_SINT32: rule = PBC_SIZE_SINT32; break;
+      case FieldDescriptor::TYPE_SINT64: rule = PBC_SIZE_SINT64; break;
+      case FieldDescriptor::TYPE_BOOL: bytes += WireFormatLite::kBoolSize; break;
+      case FieldDescriptor::TYPE_FIXED32: case FieldDescriptor::TYPE_SFIXED32:
+      case FieldDescriptor::TYPE_FLOAT: bytes += WireFormatLite::kFixed32Size; break;
+      case FieldDescriptor::TYPE_FIXED64: case FieldDescriptor::TYPE_SFIXED64:
+      case FieldDescriptor::TYPE_DOUBLE: bytes += WireFormatLite::kFixed64Size; break;
+      default: return Fail("sizes: field " + std::to_string(f.number) + " is not a scalar");
+      }
+      uint32_t *masks = &want[i / 32 * PBC_SIZE_MASKS], bit = 1u << (i % 32);
+      masks[rule] |= bit;
+      masks[PBC_SIZE_SIZED] |= bit;
+      if (rule == PBC_SIZE_UINT32 || rule == PBC_SIZE_SINT32 || rule == PBC_SIZE_SINT64)
+        masks[PBC_SIZE_RARE] |= bit;
+      want[groups * PBC_SIZE_MASKS + i] = f.offset << 4 | bytes;
+    }
+    if (slots && memcmp(m->sizes, want.data(), want.size() * 4) != 0) return Fail("sizes");
     return true;
   }
 

@@ -400,6 +400,30 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
     llvm::copy(tag, word.end() - tag.size());
     data += word;
   }
+  // The size walk's masks and records (pbc/desc.h's `sizes`), 32-bit words
+  // after the 64-bit tags: over the presence bits, or by_byte's fields.
+  SmallVector<uint16_t> byBit, others;
+  for (auto [i, r] : llvm::enumerate(records)) {
+    if (r.kind != PBC_FIELD_BIT) {
+      others.push_back(static_cast<uint16_t>(i));
+      continue;
+    }
+    if (r.presence >= byBit.size())
+      byBit.resize(r.presence + 1, PBC_NO_FIELD);
+    byBit[r.presence] = static_cast<uint16_t>(i);
+  }
+  uint32_t structSize = static_cast<uint32_t>(m.size);
+  bool byByte = pbc_has_by_byte(records.data(), records.size(), structSize);
+  uint32_t slots = !byBit.empty() ? byBit.size() : byByte ? records.size() : 0;
+  size_t sizesAt = data.size();
+  if (slots) {
+    SmallVector<uint32_t> sizes(pbc_sizes_words(slots));
+    pbc_fill_sizes(records.data(), byBit.empty() ? nullptr : byBit.data(),
+                   slots, sizes.data());
+    for (uint32_t word : sizes)
+      for (int shift = 0; shift < 32; shift += 8)
+        data.push_back(static_cast<char>((word >> shift) & 0xff));
+  }
   // Records are multiples of 8 bytes: these 16-bit entries are aligned.
   auto append16 = [&](ArrayRef<uint16_t> entries) {
     for (uint16_t entry : entries) {
@@ -407,7 +431,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       data.push_back(static_cast<char>(entry >> 8));
     }
   };
-  // The extension ranges' 32-bit numbers, still 8-byte aligned here.
+  // The extension ranges' 32-bit numbers, still 4-byte aligned here.
   size_t rangesAt = data.size();
   for (auto [start, end] : m.extensionRanges)
     for (int64_t n : {start, end})
@@ -419,16 +443,6 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   size_t checksAt = data.size();
   SmallVector<uint16_t> checks = initChecks(cx, m);
   append16(checks);
-  SmallVector<uint16_t> byBit, others;
-  for (auto [i, r] : llvm::enumerate(records)) {
-    if (r.kind != PBC_FIELD_BIT) {
-      others.push_back(static_cast<uint16_t>(i));
-      continue;
-    }
-    if (r.presence >= byBit.size())
-      byBit.resize(r.presence + 1, PBC_NO_FIELD);
-    byBit[r.presence] = static_cast<uint16_t>(i);
-  }
   // The table encoder writes the fields in the order of their bits
   // (ProtoLayout assigns them by number).
   assert(llvm::is_sorted(byBit) && "presence bits out of field order");
@@ -436,9 +450,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
   append16(byBit);
   size_t othersAt = data.size();
   append16(others);
-  uint32_t structSize = static_cast<uint32_t>(m.size);
   size_t byByteAt = data.size();
-  bool byByte = pbc_has_by_byte(records.data(), records.size(), structSize);
   if (byByte) {
     data.resize(byByteAt + structSize);
     pbc_fill_by_byte(records.data(), records.size(), structSize,
@@ -558,6 +570,7 @@ FailureOr<Description> pbc::proto::buildDescription(CodecContext &cx,
       .set("extensions", extList ? pointerInto(cx, extList, 0) : cx.null())
       .set("tags", pointerInto(cx, blob, tagsAt, fields))
       .set("by_byte", byByte ? pointerInto(cx, blob, byByteAt) : cx.null())
+      .set("sizes", slots ? pointerInto(cx, blob, sizesAt) : cx.null())
       .finish();
   return Description{desc, blob, stringsAt, prototype};
 }

@@ -23,10 +23,12 @@ proto.extension @theirs extends @B file "a.proto" {
 // CHECK-NEXT: llvm.insertvalue
 // CHECK-NEXT: llvm.return
 // CHECK: llvm.mlir.global weak_odr constant @pbc__B_desc()
-// The last members: the list, then the tags and by_byte.
+// The last members: the list, then the tags, by_byte and the sizes.
 // CHECK: %[[LIST:.*]] = llvm.mlir.addressof @pbc__B_ext_links
 // CHECK-NEXT: llvm.mlir.addressof @pbc__B_desc_data
 // CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.addressof @pbc__B_desc_data
+// CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.mlir.undef
 // CHECK: llvm.insertvalue %[[LIST]], %{{.*}}[29]

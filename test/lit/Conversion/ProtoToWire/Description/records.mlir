@@ -1,7 +1,8 @@
 // Description.cpp: the description of every message (pbc/desc.h), byte by
 // byte. Each array is abi.def's records, little-endian, one after another in
 // one blob (fields by number, their names, the oneofs, the defaults, the
-// tags), then the string pool; the pbc_message_desc points into it.
+// tags, the size walk's masks and records), then the string pool; the
+// pbc_message_desc points into it.
 // RUN: pbc-opt %s -proto-layout -proto-to-wire | FileCheck %s
 
 proto.file "d.proto" package "" proto2 imports []
@@ -75,6 +76,12 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // 0x2A), ratio FIXED32 (0x35), sub and by_key LEN (0x3A, 0x42).
 // CHECK-SAME: \01\00\00\00\00\00\00\08\01\00\00\00\00\00\00\12\01\00\00\00\00\00\00\18
 // CHECK-SAME: \01\00\00\00\00\00\00*\01\00\00\00\00\00\005\01\00\00\00\00\00\00:\01\00\00\00\00\00\00B
+// The sizes, over the 3 presence bits: nine masks (FIXED none, INT32 count
+// and e, VARINT64 none, VIEW text, RARE and its three none, SIZED all
+// three), then a record a bit, offset << 4 | the tag's byte: count 80
+// (0x501), text 8 (0x81), e 84 (0x541).
+// CHECK-SAME: \00\00\00\00\05\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\07\00\00\00
+// CHECK-SAME: \01\05\00\00\81\00\00\00A\05\00\00
 // The lookup, 8 entries (numbers 1-3 and 5-8 share none): entry n & 7 is
 // the index plus one of field n (8 in entry 0), entry 4 empty.
 // CHECK-SAME: \07\00\01\00\02\00\03\00\00\00\04\00\05\00\06\00
@@ -87,7 +94,7 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // names, and the default's bytes with their NUL.
 // CHECK-SAME: M\00d.proto\00count\00text\00e\00xs\00ratio\00sub\00by_key\00keyed\00pick\00a\00b\00")
 // Links in field order, each once.
-// The prototype: 96 bytes, text's default a pointer into the pool (at 332
+// The prototype: 96 bytes, text's default a pointer into the pool (at 380
 // + 54) with its size 3 after it, count's -3 at 80 and e's 1 at 84; ratio's
 // default is left out (a oneof member).
 // CHECK-NEXT: llvm.mlir.global internal constant @pbc__M_prototype() {{.*}} : !llvm.struct<packed (array<8 x i8>, ptr, array<80 x i8>)> {
@@ -95,7 +102,7 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.mlir.constant("\00\00\00\00\00\00\00\00")
 // CHECK-NEXT: llvm.insertvalue
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[386]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[434]
 // CHECK-NEXT: llvm.insertvalue
 // CHECK-NEXT: llvm.mlir.constant("\03\00\00\00\00\00\00\00{{(\\00)+}}\FD\FF\FF\FF\01\00\00\00\00\00\00\00\00\00\00\00")
 // CHECK-NEXT: llvm.insertvalue
@@ -109,13 +116,13 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.insertvalue
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_ByKeyEntry_desc
 // The header: the arrays (7 fields of 16 bytes, then 7 names of 8, one
-// oneof, four defaults, the pool at 332), the counts, size 96, unknown
+// oneof, four defaults, the pool at 380), the counts, size 96, unknown
 // fields at 64, the file's name at 2, one presence word, fields 1 to 3
 // dense, proto2, no flags, no edition; the lookup's mask 7 and 3 checks,
-// the lookup at 296 and the checks at 312, the prototype, 3 bits and 4
-// others at 318 and 324, no ranges or extensions, the tags at 240, no
-// by_byte (proto2: presence bits).
-// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16, i16, i16, ptr, ptr, ptr, i16, i16, i16, ptr, ptr, ptr, ptr, ptr, ptr)> {
+// the lookup at 344 and the checks at 360, the prototype, 3 bits and 4
+// others at 366 and 372, no ranges or extensions, the tags at 240, no
+// by_byte (proto2: presence bits), the sizes at 296.
+// CHECK: llvm.mlir.global weak_odr constant @pbc__M_desc() {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, i32, i16, i16, i8, i8, i16, i16, i16, ptr, ptr, ptr, i16, i16, i16, ptr, ptr, ptr, ptr, ptr, ptr, ptr)> {
 // CHECK-NEXT: %[[F:.*]] = llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: %[[N:.*]] = llvm.getelementptr inbounds %{{.*}}[112]
@@ -125,7 +132,7 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: %[[D:.*]] = llvm.getelementptr inbounds %{{.*}}[176]
 // CHECK-NEXT: %[[L:.*]] = llvm.mlir.addressof @pbc__M_links
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
-// CHECK-NEXT: %[[S:.*]] = llvm.getelementptr inbounds %{{.*}}[332]
+// CHECK-NEXT: %[[S:.*]] = llvm.getelementptr inbounds %{{.*}}[380]
 // CHECK-NEXT: llvm.mlir.constant(7 : i32)
 // CHECK-NEXT: llvm.mlir.constant(1 : i32)
 // CHECK-NEXT: llvm.mlir.constant(4 : i32)
@@ -141,22 +148,24 @@ proto.message @M.ByKeyEntry file "d.proto" map_entry {
 // CHECK-NEXT: llvm.mlir.constant(7 : i16)
 // CHECK-NEXT: llvm.mlir.constant(3 : i16)
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[296]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[344]
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[312]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[360]
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_prototype
 // CHECK-NEXT: llvm.mlir.constant(3 : i16)
 // CHECK-NEXT: llvm.mlir.constant(4 : i16)
 // CHECK-NEXT: llvm.mlir.constant(0 : i16)
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[318]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[366]
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[324]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[372]
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
 // CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[240]
 // CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.addressof @pbc__M_desc_data
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[296]
 // CHECK-NEXT: %[[R0:.*]] = llvm.mlir.undef
 // CHECK-NEXT: %[[R1:.*]] = llvm.insertvalue %[[F]], %[[R0]][0]
 // CHECK-NEXT: %[[R2:.*]] = llvm.insertvalue %[[N]], %[[R1]][1]
@@ -187,6 +196,9 @@ proto.message @N file "d.proto" {
 // The tags after the fields and names: c's is two bytes (17 << 3 | 0 is
 // 0x88 0x01).
 // CHECK-SAME: \01\00\00\00\00\00\00\08\01\00\00\00\00\00\00H\02\00\00\00\00\00\88\01
+// The sizes: three int32 bits, records a, b, c at 24, 28, 32 with 1, 1 and
+// 2 bytes of tag (0x181, 0x1C1, 0x202).
+// CHECK-SAME: \00\00\00\00\07\00\00\00{{(\\00)+}}\07\00\00\00\81\01\00\00\C1\01\00\00\02\02\00\00
 // The lookup: 16 entries, a in 1 and b in 9.
 // CHECK-SAME: \00\00\01\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\00\00\00\00\00\00
 // No checks; by_bit: a, b, c; no others.
@@ -203,21 +215,21 @@ proto.message @N file "d.proto" {
 // CHECK-NEXT: llvm.mlir.constant(0 : i16)
 
 // Extension ranges: [start, end) pairs of 32-bit numbers right after the
-// records (8-byte aligned), ext_range_count 2 and ext_ranges pointing
-// there (after the 16-byte field record, its 8-byte names record and its
-// 8-byte tag).
+// records, ext_range_count 2 and ext_ranges pointing there (after the
+// 16-byte field record, its 8-byte names record, its 8-byte tag and 40
+// bytes of sizes: nine masks and a record).
 proto.message @X file "d.proto" extensions [2, 11, 100, 536870912] {
   proto.field "a" = 1 : int32 optional
 }
 // CHECK-LABEL: llvm.mlir.global internal constant @pbc__X_desc_data("
-// CHECK-SAME: \01\00\00\00\00\00\00\08\02\00\00\00\0B\00\00\00d\00\00\00\00\00\00
+// CHECK-SAME: \01\00\00\00\00\00\00\08\00\00\00\00\01\00\00\00{{(\\00)+}}\01\00\00\00\81\01\00\00\02\00\00\00\0B\00\00\00d\00\00\00\00\00\00
 // CHECK: llvm.mlir.global weak_odr constant @pbc__X_desc()
 // CHECK: llvm.mlir.constant(2 : i16)
 // CHECK-NEXT: llvm.mlir.addressof @pbc__X_desc_data
 // CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.addressof @pbc__X_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[32]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[72]
 // No extensions of its own (a compiled description's are linked).
 // CHECK-NEXT: llvm.mlir.zero
 
@@ -234,8 +246,11 @@ proto.message @Lite file "d.proto" tier lite {
 // CHECK-SAME: \01\00\00\00(\00\00\00\00\00\00\00\05\01\00\00
 // CHECK-SAME: \02\00\00\00\08\00\00\00\00\00\00\00\09\02\00\00
 // The oneof right after the fields (its case at 44, its name ""), then the
-// tags, the lookup, by_bit, others and the pool.
-// CHECK-SAME: ,\00\00\00\0D\00\00\00\01\00\00\00\00\00\00\08\01\00\00\00\00\00\00\12\02\00\01\00\00\00\01\00Lite\00d.proto\00\00")
+// tags, the sizes (a's bit only: b's presence is its oneof's case), the
+// lookup, by_bit, others and the pool.
+// CHECK-SAME: ,\00\00\00\0D\00\00\00\01\00\00\00\00\00\00\08\01\00\00\00\00\00\00\12
+// CHECK-SAME: \00\00\00\00\01\00\00\00{{(\\00)+}}\01\00\00\00\81\02\00\00
+// CHECK-SAME: \02\00\01\00\00\00\01\00Lite\00d.proto\00\00")
 // CHECK-NEXT: llvm.mlir.global weak_odr constant @pbc__Lite_desc()
 // CHECK-NEXT: llvm.mlir.addressof @pbc__Lite_desc_data
 // CHECK-NEXT: llvm.mlir.zero

@@ -102,15 +102,15 @@ proto.message @D file "d.proto" {
 // CHECK-NEXT: llvm.mlir.constant("\00\00\00\00\00\00\00\00\FF\FF\FF\FF\FF\FF\FF\FFUUUUUU\D5?")
 // CHECK-NEXT: llvm.insertvalue
 // Strings and bytes point into the description's string pool (the
-// defaults at its end, each with its NUL: "hi" at 592, "\00\FF" at 595),
+// defaults at its end, each with its NUL: "hi" at 664, "\00\FF" at 667),
 // their sizes the text's, without the NUL.
 // CHECK-NEXT: llvm.mlir.addressof @pbc__D_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[592]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[664]
 // CHECK-NEXT: llvm.insertvalue
 // CHECK-NEXT: llvm.mlir.constant("\02\00\00\00\00\00\00\00")
 // CHECK-NEXT: llvm.insertvalue
 // CHECK-NEXT: llvm.mlir.addressof @pbc__D_desc_data
-// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[595]
+// CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[667]
 // CHECK-NEXT: llvm.insertvalue
 // The rest: magic's size, padding; at 72 the uint32 8080, at 76 the float
 // 0.1 as a float (not converted through double), at 80 the enum's -1; the
