@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pbc/wire_types.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -222,7 +224,12 @@ static inline uint32_t pbc_size_rule(uint8_t type) {
   }
 }
 
-/* uint32_t words of a sizes array over `slots` slots. */
+/* A sizes array over `slots` slots: its records follow the masks of its
+ * groups of 32; its words in all. */
+static inline const uint32_t *pbc_sizes_records(const uint32_t *sizes,
+                                                uint32_t slots) {
+  return sizes + (slots + 31) / 32 * PBC_SIZE_MASKS;
+}
 static inline uint32_t pbc_sizes_words(uint32_t slots) {
   return (slots + 31) / 32 * PBC_SIZE_MASKS + slots;
 }
@@ -234,16 +241,15 @@ static inline uint32_t pbc_sizes_words(uint32_t slots) {
 static inline void pbc_fill_sizes(const pbc_field_desc *fields,
                                   const uint16_t *slot_field, uint32_t slots,
                                   uint32_t *sizes) {
-  uint32_t *records = sizes + (slots + 31) / 32 * PBC_SIZE_MASKS;
+  uint32_t *records = (uint32_t *)pbc_sizes_records(sizes, slots);
   for (uint32_t k = 0; k < pbc_sizes_words(slots); k++) sizes[k] = 0;
   for (uint32_t i = 0; i < slots; i++) {
     uint32_t index = slot_field ? slot_field[i] : i;
     if (index == PBC_NO_FIELD) continue;
     const pbc_field_desc *f = &fields[index];
     if (!slot_field && f->kind != PBC_FIELD_IMPLICIT) continue;
-    uint32_t rule = pbc_size_rule(f->type), bytes = 1;
-    for (uint64_t tag = (uint64_t)f->number << 3; tag >= 0x80; tag >>= 7)
-      bytes++;
+    uint32_t rule = pbc_size_rule(f->type);
+    uint32_t bytes = pbc_varint_size(pbc_make_tag(f->number, PBC_WIRE_VARINT));
     if (rule == PBC_SIZE_FIXED) bytes += pbc_type_value_bytes(f->type);
     uint32_t *masks = sizes + i / 32 * PBC_SIZE_MASKS;
     masks[rule] |= UINT32_C(1) << (i % 32);
