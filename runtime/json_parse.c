@@ -536,6 +536,53 @@ static PBC_ALWAYS_INLINE bool read_integer(parser *ps, int64_t min,
   return read_integer_text(ps, min, max, bits);
 }
 
+/* ---- Number arrays in their compact form -----------------------------------
+ * An array of numbers or bools as printers write it, `[1,-2,"3"]`,
+ * `[0.5,2]`, `[true,false]`: element after element with no white space,
+ * read by a loop of its own a type (compact_elements): integers a word of
+ * digits at a time (pbc_lex_leading_digits) with no bounds test, the
+ * position in a register, each element stored straight into the array.
+ * What is not that form (white space, null, a quoted real, a fraction or
+ * exponent on an integer, more than 19 digits, an error, the last bytes of
+ * the text) goes to read_value, which judges it, and the loop takes up the
+ * compact form again after it. */
+
+/* The bytes compact_integer may read: a quote, '-' and three words of
+ * digits (19 digits, a quote and the ',' or ']' after it lie within). */
+enum { COMPACT_INTEGER_SPAN = 2 + 3 * 8 };
+
+/* The integer element at p (COMPACT_INTEGER_SPAN bytes readable) in the
+ * compact form read_integer's fast path takes, within [min, max], its
+ * two's complement in *bits: where its ',' or ']' stands, or NULL. */
+static PBC_ALWAYS_INLINE const char *compact_integer(const char *p,
+                                                     int64_t min, uint64_t max,
+                                                     uint64_t *bits) {
+  static const uint64_t kPow10[9] = {1,      10,      100,      1000,     10000,
+                                     100000, 1000000, 10000000, 100000000};
+  bool quoted = *p == '"';
+  p += quoted;
+  bool negative = *p == '-';
+  const char *first = p + negative;
+  unsigned k;
+  uint64_t v = pbc_lex_leading_digits(first, &k);
+  if (k == 0) return NULL;
+  const char *q = first + k;
+  /* Two more words while they are full: 17 to 19 digits fit a uint64_t,
+   * 20 may not. */
+  for (int word = 0; k == 8 && word < 2; word++) {
+    uint64_t next = pbc_lex_leading_digits(q, &k);
+    if (word == 1 && k > 3) return NULL;
+    v = v * kPow10[k] + next;
+    q += k;
+  }
+  /* Bare, no leading zero (JSON's grammar); quoted, any (safe_strto64). */
+  if (quoted ? *q++ != '"' : *first == '0' && q - first > 1) return NULL;
+  if (*q != ',' && *q != ']') return NULL;
+  if (v > (negative ? (uint64_t)0 - (uint64_t)min : max)) return NULL;
+  *bits = negative ? (uint64_t)0 - v : v;
+  return q;
+}
+
 /* A float or double field's bare number in one pass: its digits read as
  * JSON's grammar is checked, the value by pbc_lex_decimal. False, having
  * read nothing, for the rest (a leading zero, more than 19 significant
@@ -1825,6 +1872,17 @@ static PBC_ALWAYS_INLINE value_read read_value(parser *ps,
   return VALUE_STORED;
 }
 
+/* read_value where the type is not a constant (a member read by
+ * pbc_json_member, a number array's element that is not in the compact
+ * form): one copy of it, not one in each caller. */
+static PBC_NOINLINE value_read read_value_of(parser *ps,
+                                             const pbc_message_desc *d,
+                                             const pbc_field_desc *f,
+                                             pbc_field_type type, bool element,
+                                             uint8_t *slot) {
+  return read_value(ps, d, f, type, element, slot);
+}
+
 /* ---- Arrays into the struct -------------------------------------------------
  * A compiled parser's repeated field (not a map) is read straight into its
  * member's array, grown in the arena as the table decoder grows one
@@ -1850,22 +1908,173 @@ static PBC_NOINLINE bool grow_one(parser *ps, uint8_t **data, size_t n,
   return out_of_memory(ps);
 }
 
-/* The elements of a scalar, string, bytes or enum field (of type `type`, a
- * constant: read_value's switches fold) after its '['. An enum name
- * ignored adds nothing; a closed enum's undeclared number goes to the
- * unknown fields (read_value), not the array. */
+/* A bare double (float when is_float) at p, before end, as real_one_pass
+ * reads it, finite (and within float's range), its bits in *bits: where
+ * the ',' or ']' after it stands, or NULL. */
+static PBC_ALWAYS_INLINE const char *compact_real(const char *p,
+                                                  const char *end,
+                                                  bool is_float,
+                                                  uint64_t *bits) {
+  uint64_t m;
+  int exp;
+  bool negative;
+  const char *stop = pbc_lex_decimal_scan(p, end, &m, &exp, &negative);
+  const char *first = p + negative;
+  double v;
+  if (stop == NULL || stop == end || (*stop != ',' && *stop != ']') ||
+      (first[0] == '0' && first[1] >= '0' && first[1] <= '9') ||
+      !pbc_lex_decimal(m, exp, negative, &v) || !__builtin_isfinite(v))
+    return NULL;
+  if (!is_float) {
+    memcpy(bits, &v, 8);
+    return stop;
+  }
+  if (__builtin_fabs(v) > FLT_MAX) return NULL; /* read_real rounds these */
+  float f = (float)v;
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  *bits = b;
+  return stop;
+}
+
+/* A bool at p (6 bytes readable): where the ',' or ']' after it stands,
+ * or NULL. */
+static PBC_ALWAYS_INLINE const char *compact_bool(const char *p,
+                                                  uint64_t *bits) {
+  if (memcmp(p, "true", 4) == 0) {
+    *bits = 1;
+    p += 4;
+  } else if (memcmp(p, "false", 5) == 0) {
+    *bits = 0;
+    p += 5;
+  } else {
+    return NULL;
+  }
+  return *p == ',' || *p == ']' ? p : NULL;
+}
+
+/* The readers of the compact form, by the number type's group. */
+typedef enum { COMPACT_INTEGER, COMPACT_REAL, COMPACT_BOOL } compact_kind;
+
+/* An array's elements from ps->p on while they are in the compact form,
+ * of `kind` (a constant; integers within [min, max], reals floats when
+ * is_float), appended at *data (*n of them, room for *room), each of
+ * `bytes`: 1 when that read the array's ']', 0 at an element read_value
+ * must read (ps->p at it), -1 for an error. */
+static PBC_ALWAYS_INLINE int compact_elements(parser *ps, compact_kind kind,
+                                              int64_t min, uint64_t max,
+                                              bool is_float, size_t bytes,
+                                              uint8_t **data, size_t *n,
+                                              size_t *room) {
+  /* In locals: the stores into the array are bytes, which the compiler
+   * must assume alias the parser's and the caller's words. */
+  const char *p = ps->p, *end = ps->end;
+  uint8_t *at = *data;
+  size_t count = *n, capacity = *room;
+  ptrdiff_t span = kind == COMPACT_INTEGER ? COMPACT_INTEGER_SPAN
+                   : kind == COMPACT_BOOL  ? 6
+                                           : 2;
+  int read = 0;
+  while (end - p >= span) {
+    uint64_t bits;
+    const char *q = kind == COMPACT_INTEGER ? compact_integer(p, min, max, &bits)
+                    : kind == COMPACT_BOOL  ? compact_bool(p, &bits)
+                                            : compact_real(p, end, is_float, &bits);
+    if (q == NULL) break;
+    if (count == capacity) {
+      ps->p = p;
+      if (!grow_one(ps, &at, count, &capacity, bytes)) {
+        read = -1;
+        break;
+      }
+    }
+    pbc_tbl_store_value(at + count * bytes, bytes, bits);
+    count++;
+    p = q + 1;
+    if (*q == ']') {
+      read = 1;
+      break;
+    }
+  }
+  ps->p = p;
+  *data = at;
+  *n = count;
+  *room = capacity;
+  return read;
+}
+
+/* compact_elements by kind: out of line, a call an array, so that each
+ * loop has the registers to itself (inlined into the member reader, the
+ * integers' spilled a third of their values). */
+static PBC_NOINLINE int compact_integers(parser *ps, int64_t min,
+                                         uint64_t max, size_t bytes,
+                                         uint8_t **data, size_t *n,
+                                         size_t *room) {
+  return compact_elements(ps, COMPACT_INTEGER, min, max, false, bytes, data,
+                          n, room);
+}
+static PBC_NOINLINE int compact_reals(parser *ps, bool is_float,
+                                      uint8_t **data, size_t *n,
+                                      size_t *room) {
+  return compact_elements(ps, COMPACT_REAL, 0, 0, is_float, is_float ? 4 : 8,
+                          data, n, room);
+}
+static PBC_NOINLINE int compact_bools(parser *ps, uint8_t **data, size_t *n,
+                                      size_t *room) {
+  return compact_elements(ps, COMPACT_BOOL, 0, 0, false, 1, data, n, room);
+}
+
+/* The compact form's reader of a number type (one of read_number_bits'
+ * groups, as read_array gives them). */
+static int compact_numbers(parser *ps, pbc_field_type type, uint8_t **data,
+                           size_t *n, size_t *room) {
+  switch (type) {
+  case PBC_TYPE_INT32:
+    return compact_integers(ps, INT32_MIN, INT32_MAX, 4, data, n, room);
+  case PBC_TYPE_UINT32:
+    return compact_integers(ps, 0, UINT32_MAX, 4, data, n, room);
+  case PBC_TYPE_INT64:
+    return compact_integers(ps, INT64_MIN, INT64_MAX, 8, data, n, room);
+  case PBC_TYPE_UINT64:
+    return compact_integers(ps, 0, UINT64_MAX, 8, data, n, room);
+  case PBC_TYPE_FLOAT:
+  case PBC_TYPE_DOUBLE:
+    return compact_reals(ps, type == PBC_TYPE_FLOAT, data, n, room);
+  default:
+    assert(type == PBC_TYPE_BOOL);
+    return compact_bools(ps, data, n, room);
+  }
+}
+
+/* The elements of a scalar, string, bytes or enum field of type `type`
+ * after its '['. A string, bytes or enum field's type is a constant, and
+ * read_value's switches fold; a number field's (`number`, a constant) is
+ * one of number_group's, its compact form read by compact_numbers and the
+ * rest by read_value_of. An enum name ignored adds nothing; a closed enum's
+ * undeclared number goes to the unknown fields (read_value), not the
+ * array. */
 static PBC_ALWAYS_INLINE bool read_elements(parser *ps,
                                             const pbc_message_desc *d,
                                             const pbc_field_desc *f,
-                                            pbc_field_type type,
+                                            pbc_field_type type, bool number,
                                             uint8_t *member) {
   size_t esize = pbc_tbl_value_bytes(d, f);
   uint8_t *data = NULL;
   size_t n = 0, room = 0;
   for (;;) {
+    if (number) {
+      int read = compact_numbers(ps, type, &data, &n, &room);
+      if (read < 0) return false;
+      if (read > 0) {
+        pbc_tbl_store_view(member, data, n);
+        return true;
+      }
+    }
     if (at_null(ps)) TRY(null_element(ps, d, f));
     if (n == room) TRY(grow_one(ps, &data, n, &room, esize));
-    value_read r = read_value(ps, d, f, type, true, data + n * esize);
+    uint8_t *slot = data + n * esize;
+    value_read r = number ? read_value_of(ps, d, f, type, true, slot)
+                          : read_value(ps, d, f, type, true, slot);
     if (r == VALUE_ERROR) return false;
     n += r == VALUE_STORED;
     if (peek(ps) != ',') break;
@@ -1875,31 +2084,51 @@ static PBC_ALWAYS_INLINE bool read_elements(parser *ps,
   return expect(ps, ']');
 }
 
+/* The group of number types read_value tells apart that `type` is in
+ * (as the value readers below). */
+static pbc_field_type number_group(pbc_field_type type) {
+  switch (type) {
+  case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
+    return PBC_TYPE_INT32;
+  case PBC_TYPE_INT64: case PBC_TYPE_SINT64: case PBC_TYPE_SFIXED64:
+    return PBC_TYPE_INT64;
+  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32: return PBC_TYPE_UINT32;
+  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64: return PBC_TYPE_UINT64;
+  default:
+    assert(type == PBC_TYPE_FLOAT || type == PBC_TYPE_DOUBLE ||
+           type == PBC_TYPE_BOOL);
+    return type;
+  }
+}
+
+/* A number array's elements: its compact form by compact_numbers' loops,
+ * the rest (white space, null, what they leave to judge) here, one copy
+ * for every number type (`type`, one of number_group's, is not a
+ * constant here): a switch an element, where a copy per type cost 5 KB
+ * of code in every program that parses JSON. */
+static PBC_NOINLINE bool read_numbers(parser *ps, const pbc_message_desc *d,
+                                      const pbc_field_desc *f,
+                                      pbc_field_type type, uint8_t *member) {
+  return read_elements(ps, d, f, type, true, member);
+}
+
 /* A repeated scalar, string, bytes or enum member's array into m. */
 static bool read_array(parser *ps, const pbc_message_desc *d,
                        const pbc_field_desc *f, uint8_t *m) {
   int start = array_start(ps, d, f);
   if (start <= 0) return start == 0;
   uint8_t *member = m + f->offset;
-  /* The types read_value tells apart (as the value readers below). */
   switch ((pbc_field_type)f->type) {
-  case PBC_TYPE_INT32: case PBC_TYPE_SINT32: case PBC_TYPE_SFIXED32:
-    return read_elements(ps, d, f, PBC_TYPE_INT32, member);
-  case PBC_TYPE_INT64: case PBC_TYPE_SINT64: case PBC_TYPE_SFIXED64:
-    return read_elements(ps, d, f, PBC_TYPE_INT64, member);
-  case PBC_TYPE_UINT32: case PBC_TYPE_FIXED32:
-    return read_elements(ps, d, f, PBC_TYPE_UINT32, member);
-  case PBC_TYPE_UINT64: case PBC_TYPE_FIXED64:
-    return read_elements(ps, d, f, PBC_TYPE_UINT64, member);
-  case PBC_TYPE_FLOAT: return read_elements(ps, d, f, PBC_TYPE_FLOAT, member);
-  case PBC_TYPE_DOUBLE: return read_elements(ps, d, f, PBC_TYPE_DOUBLE, member);
-  case PBC_TYPE_BOOL: return read_elements(ps, d, f, PBC_TYPE_BOOL, member);
-  case PBC_TYPE_STRING: return read_elements(ps, d, f, PBC_TYPE_STRING, member);
-  case PBC_TYPE_BYTES: return read_elements(ps, d, f, PBC_TYPE_BYTES, member);
-  case PBC_TYPE_ENUM: return read_elements(ps, d, f, PBC_TYPE_ENUM, member);
+  case PBC_TYPE_STRING:
+    return read_elements(ps, d, f, PBC_TYPE_STRING, false, member);
+  case PBC_TYPE_BYTES:
+    return read_elements(ps, d, f, PBC_TYPE_BYTES, false, member);
+  case PBC_TYPE_ENUM:
+    return read_elements(ps, d, f, PBC_TYPE_ENUM, false, member);
   default:
-    assert(0 && "message arrays are read_message_array's");
-    return false;
+    assert(!pbc_tbl_is_message(f) && "message arrays are read_message_array's");
+    return read_numbers(ps, d, f, number_group((pbc_field_type)f->type),
+                        member);
   }
 }
 
@@ -2035,8 +2264,8 @@ PBC_NOINLINE bool pbc_json_member(pbc_json_parser *ps,
   TRY(member_given(ps, d, (size_t)frame, index, colon) &&
       oneof_free(ps, d, (size_t)frame, f));
   value_read r =
-      read_value(ps, d, f, (pbc_field_type)f->type, false,
-                 (uint8_t *)m + f->offset);
+      read_value_of(ps, d, f, (pbc_field_type)f->type, false,
+                    (uint8_t *)m + f->offset);
   if (r == VALUE_STORED) pbc_tbl_mark_present(d, f, m);
   if (f->kind == PBC_FIELD_ONEOF && r > VALUE_NONE)
     *pbc_wb_frame_oneof(&ps->wb, d, (size_t)frame, f->presence) = index + 1;

@@ -76,9 +76,10 @@ double pbc_lex_float(const char *text, size_t len);
 /* The ASCII digits that begin the eight bytes at p (all readable), at
  * most eight: their value, the first the most significant, and in *count
  * how many. One word's arithmetic where a loop would take a
- * multiplication and a test per digit: a byte is a digit when its high
- * nibble is 3 and adding 6 keeps it so (a byte from 0xFA up carries into
- * the next, which only bytes past the first that is no digit see); the
+ * multiplication and a test per digit: a byte is no digit when adding
+ * 0x46 sets its top bit (above '9') or subtracting '0' does (below it, or
+ * not ASCII); a carry or borrow only moves up from a byte that is no
+ * digit, which only bytes past the first such byte see. Then the
  * digits shifted to the top of the word, zeros below them, each byte
  * times 10 plus the next gives two digits in every other byte, and two
  * multiplications gather the four pairs. Little-endian words (every
@@ -87,9 +88,8 @@ static inline uint64_t pbc_lex_leading_digits(const char *p, unsigned *count) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   uint64_t x;
   __builtin_memcpy(&x, p, 8);
-  const uint64_t nibbles = 0xf0f0f0f0f0f0f0f0u;
-  uint64_t other = ((x & nibbles) | ((x + 0x0606060606060606u) & nibbles) >> 4) ^
-                   0x3333333333333333u;
+  const uint64_t ones = 0x0101010101010101u;
+  uint64_t other = ((x + ones * 0x46) | (x - ones * '0')) & ones * 0x80;
   unsigned n = other != 0 ? (unsigned)__builtin_ctzll(other) / 8 : 8;
   *count = n;
   if (n == 0) return 0;
