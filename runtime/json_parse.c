@@ -583,23 +583,31 @@ static PBC_ALWAYS_INLINE const char *compact_integer(const char *p,
   return q;
 }
 
-/* A float or double field's bare number in one pass: its digits read as
- * JSON's grammar is checked, the value by pbc_lex_decimal. False, having
- * read nothing, for the rest (a leading zero, more than 19 significant
- * digits, a long exponent, what pbc_lex_decimal leaves to strtod, what is
- * not a number, what follows that cannot end one): read_real's general
- * path judges them. */
-static PBC_ALWAYS_INLINE bool real_one_pass(parser *ps, double *v) {
+/* A bare decimal at p (before end) in one pass: its digits read as JSON's
+ * grammar is checked, the value by pbc_lex_decimal, where it stops;
+ * NULL, having read nothing, for the rest (a leading zero, more than 19
+ * significant digits, a long exponent, what pbc_lex_decimal leaves to
+ * strtod, what is not a number). What may follow it is the caller's. */
+static PBC_ALWAYS_INLINE const char *one_pass_decimal(const char *p,
+                                                      const char *end,
+                                                      double *v) {
   uint64_t m;
   int exp;
   bool negative;
-  const char *p = ps->p, *end = ps->end;
   const char *stop = pbc_lex_decimal_scan(p, end, &m, &exp, &negative);
   p += negative;
   if (stop == NULL || (p[0] == '0' && p + 1 < end && p[1] >= '0' && p[1] <= '9') ||
-      (stop < end && !ends_number(*stop)) ||
       !pbc_lex_decimal(m, exp, negative, v))
-    return false;
+    return NULL;
+  return stop;
+}
+
+/* A float or double field's bare number by one_pass_decimal, followed by
+ * what can end one. False, having read nothing, for the rest: read_real's
+ * general path judges them. */
+static PBC_ALWAYS_INLINE bool real_one_pass(parser *ps, double *v) {
+  const char *stop = one_pass_decimal(ps->p, ps->end, v);
+  if (stop == NULL || (stop < ps->end && !ends_number(*stop))) return false;
   ps->p = stop;
   return true;
 }
@@ -1915,15 +1923,10 @@ static PBC_ALWAYS_INLINE const char *compact_real(const char *p,
                                                   const char *end,
                                                   bool is_float,
                                                   uint64_t *bits) {
-  uint64_t m;
-  int exp;
-  bool negative;
-  const char *stop = pbc_lex_decimal_scan(p, end, &m, &exp, &negative);
-  const char *first = p + negative;
   double v;
+  const char *stop = one_pass_decimal(p, end, &v);
   if (stop == NULL || stop == end || (*stop != ',' && *stop != ']') ||
-      (first[0] == '0' && first[1] >= '0' && first[1] <= '9') ||
-      !pbc_lex_decimal(m, exp, negative, &v) || !__builtin_isfinite(v))
+      !__builtin_isfinite(v))
     return NULL;
   if (!is_float) {
     memcpy(bits, &v, 8);
@@ -1971,6 +1974,8 @@ static PBC_ALWAYS_INLINE int compact_elements(parser *ps, compact_kind kind,
   const char *p = ps->p, *end = ps->end;
   uint8_t *at = *data;
   size_t count = *n, capacity = *room;
+  /* What each reader may read: an integer's words; "false" and its ','
+   * or ']'; a real reads within end, a digit and its ',' or ']' at least. */
   ptrdiff_t span = kind == COMPACT_INTEGER ? COMPACT_INTEGER_SPAN
                    : kind == COMPACT_BOOL  ? 6
                                            : 2;

@@ -290,7 +290,7 @@ static PBC_NOINLINE size_t slots_message_size(const pbc_message_desc *d,
     assert(d->field_count < 64);
     uint64_t present = pbc_tbl_present_fields(d, m);
     uint32_t groups = (d->field_count + 31) / 32;
-    const uint32_t *records = pbc_sizes_records(sizes, d->field_count);
+    const uint32_t *records = sizes + pbc_sizes_mask_words(d->field_count);
     for (uint32_t w = 0; w < groups; w++) {
       const uint32_t *masks = sizes + w * PBC_SIZE_MASKS;
       uint32_t set = (uint32_t)(present >> (32 * w));
@@ -301,7 +301,7 @@ static PBC_NOINLINE size_t slots_message_size(const pbc_message_desc *d,
     return total;
   }
   uint32_t groups = (d->bit_count + 31u) / 32;
-  const uint32_t *records = pbc_sizes_records(sizes, d->bit_count);
+  const uint32_t *records = sizes + pbc_sizes_mask_words(d->bit_count);
   for (uint32_t w = 0; w < groups; w++)
     total = slots_size(sizes + w * PBC_SIZE_MASKS, records + 32 * w,
                        pbc_tbl_load32(m + w * 4), m, total);

@@ -224,14 +224,13 @@ static inline uint32_t pbc_size_rule(uint8_t type) {
   }
 }
 
-/* A sizes array over `slots` slots: its records follow the masks of its
- * groups of 32; its words in all. */
-static inline const uint32_t *pbc_sizes_records(const uint32_t *sizes,
-                                                uint32_t slots) {
-  return sizes + (slots + 31) / 32 * PBC_SIZE_MASKS;
+/* A sizes array over `slots` slots: the words of its groups' masks, which
+ * its records follow; its words in all. */
+static inline uint32_t pbc_sizes_mask_words(uint32_t slots) {
+  return (slots + 31) / 32 * PBC_SIZE_MASKS;
 }
 static inline uint32_t pbc_sizes_words(uint32_t slots) {
-  return (slots + 31) / 32 * PBC_SIZE_MASKS + slots;
+  return pbc_sizes_mask_words(slots) + slots;
 }
 
 /* Fills a sizes array (pbc_sizes_words(slots) words) whose slot i is field
@@ -241,7 +240,7 @@ static inline uint32_t pbc_sizes_words(uint32_t slots) {
 static inline void pbc_fill_sizes(const pbc_field_desc *fields,
                                   const uint16_t *slot_field, uint32_t slots,
                                   uint32_t *sizes) {
-  uint32_t *records = (uint32_t *)pbc_sizes_records(sizes, slots);
+  uint32_t *records = sizes + pbc_sizes_mask_words(slots);
   for (uint32_t k = 0; k < pbc_sizes_words(slots); k++) sizes[k] = 0;
   for (uint32_t i = 0; i < slots; i++) {
     uint32_t index = slot_field ? slot_field[i] : i;
