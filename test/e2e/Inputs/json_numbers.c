@@ -4,7 +4,7 @@
  * every '[' and ',' (which read_value reads, element by element): the
  * same status and error message, and on success the same message (its
  * encoding), for every text below and every prefix of it, as it is and
- * with a member after it (the loops read up to 26 bytes from an
+ * with a member after it (the loops read up to 33 bytes from an
  * element's start). Prints each
  * text's verdict (the message printed back as JSON), then the count of
  * disagreements. Each text ends where a page without access begins: a
@@ -166,6 +166,18 @@ int main(void) {
   check("double",
         "{\"db\":[0,-0,0.1,1e+20,-1.5e-300,5e-324,1234.5714285714287,"
         "1.7976931348623157e308,\"NaN\",\"-Infinity\",\"2.5\"]}");
+  /* The printers' form (compact_decimal) at its limits: 15 and 16
+   * digits before the point, 15 and 16 after it, 19 and 20 in all, and
+   * what it leaves to the one-pass reader (an exponent) or refuses. */
+  check("double digits",
+        "{\"db\":[123456789012345.5,1234567890123456.5,12345678901234567,"
+        "0.123456789012345,0.1234567890123456,0.1234567890123456789,"
+        "12345678.12345678901,1234567890.1234567891,99999999.999999999,"
+        "99999.999999999999999,1.5E3,2.5e-3,-0.5,0.0,-0.0,7,14285.714285714286]}");
+  check("double point without digits", "{\"db\":[1,2.]}");
+  check("double point then exponent", "{\"db\":[1,2.e5]}");
+  check("double leading zero before a point", "{\"db\":[1,01.5]}");
+  check("double two points", "{\"db\":[1,1.5.5]}");
   check("double out of range", "{\"db\":[1,1e999]}");
   check("double leading zero", "{\"db\":[00.5]}");
   check("double bad exponent", "{\"db\":[1e]}");
