@@ -23,29 +23,10 @@ pbc_json_wrapped(const pbc_message_desc *d) {
              : NULL;
 }
 
-static inline pbc_json_wkt pbc_json_wkt_of(const pbc_message_desc *d) {
-  static const char kPackage[] = "google.protobuf.";
-  const char *name = d->strings;
-  if (strncmp(name, kPackage, sizeof kPackage - 1) != 0) return WKT_NONE;
-  name += sizeof kPackage - 1;
-  static const struct { const char *name; pbc_json_wkt kind; } kTypes[] = {
-      {"Any", WKT_ANY}, {"Timestamp", WKT_TIMESTAMP},
-      {"Duration", WKT_DURATION}, {"FieldMask", WKT_FIELD_MASK},
-      {"Struct", WKT_STRUCT}, {"Value", WKT_VALUE},
-      {"ListValue", WKT_LIST_VALUE}, {"DoubleValue", WKT_WRAPPER},
-      {"FloatValue", WKT_WRAPPER}, {"Int64Value", WKT_WRAPPER},
-      {"UInt64Value", WKT_WRAPPER}, {"Int32Value", WKT_WRAPPER},
-      {"UInt32Value", WKT_WRAPPER}, {"BoolValue", WKT_WRAPPER},
-      {"StringValue", WKT_WRAPPER}, {"BytesValue", WKT_WRAPPER}};
-  for (size_t i = 0; i < sizeof kTypes / sizeof kTypes[0]; i++) {
-    if (strcmp(name, kTypes[i].name) != 0) continue;
-    /* A message of that name but another shape prints as any message. */
-    if (kTypes[i].kind == WKT_ANY && !pbc_tbl_is_any(d)) return WKT_NONE;
-    if (kTypes[i].kind == WKT_WRAPPER && pbc_json_wrapped(d) == NULL) return WKT_NONE;
-    return kTypes[i].kind;
-  }
-  return WKT_NONE;
-}
+/* Which of them d is, by its full name and shape (json_print.c): a
+ * message of such a name but another shape is none. One copy for the
+ * printer and the parser. */
+pbc_json_wkt pbc_json_wkt_of(const pbc_message_desc *d);
 
 /* google.protobuf.NullValue: null in JSON. */
 static inline bool pbc_json_is_null_value(const pbc_enum_info *e) {
