@@ -515,73 +515,133 @@ SSSE3 static bool utf8_ssse3(const uint8_t *p, size_t n) {
  * one filled with '"', so nothing is read past `end` and the run stops
  * there. */
 
+/* One block of string_run_avx2: the stops and the flagged lanes of cur
+ * (after prev), gathered into *flagged up to the first stop. True, with
+ * that stop's lane in *n, when the block has one. */
+AVX2 static PBC_ALWAYS_INLINE bool string_block_avx2(const avx2_tables *t,
+                                                     __m256i prev, __m256i cur,
+                                                     uint32_t *flagged,
+                                                     unsigned *n) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i stop = _mm256_or_si256(
+      _mm256_or_si256(_mm256_cmpeq_epi8(cur, _mm256_set1_epi8('"')),
+                      _mm256_cmpeq_epi8(cur, _mm256_set1_epi8('\\'))),
+      _mm256_cmpeq_epi8(_mm256_min_epu8(cur, _mm256_set1_epi8(0x1f)), cur));
+  __m256i errors = avx2_block_errors(t, prev, cur);
+  uint32_t stops = (uint32_t)_mm256_movemask_epi8(stop);
+  uint32_t bad = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(errors, zero));
+  if (stops == 0) {
+    *flagged |= bad;
+    return false;
+  }
+  *n = (unsigned)__builtin_ctz(stops);
+  *flagged |= bad & (uint32_t)((2ull << *n) - 1);
+  return true;
+}
+
+/* string_run_avx2's last block, fewer than 32 bytes before end, copied
+ * into one filled with '"' (which stops the run there); the block before
+ * it, if the run had one, read again from the text. Out of line, and
+ * taking no vector (passed through memory): its buffer made every call of
+ * the loop realign its stack frame to 32 bytes. */
+AVX2 static PBC_NOINLINE const char *string_run_avx2_last(const char *start,
+                                                          const char *p,
+                                                          const char *end,
+                                                          bool *valid,
+                                                          uint32_t flagged) {
+  const avx2_tables t = avx2_load_tables();
+  __m256i prev = p == start ? _mm256_setzero_si256()
+                            : _mm256_loadu_si256((const __m256i *)(p - 32));
+  char buf[32];
+  memset(buf, '"', sizeof buf);
+  memcpy(buf, p, (size_t)(end - p));
+  unsigned n = 0;
+  bool stopped = string_block_avx2(&t, prev, _mm256_loadu_si256((const __m256i *)buf),
+                                   &flagged, &n);
+  assert(stopped);
+  (void)stopped;
+  *valid = flagged == 0;
+  return p + n;
+}
+
 AVX2 static const char *string_run_avx2(const char *p, const char *end,
                                         bool *valid) {
   const avx2_tables t = avx2_load_tables();
-  const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\'),
-                below = _mm256_set1_epi8(0x1f), zero = _mm256_setzero_si256();
-  __m256i prev = zero;
+  const char *start = p;
+  __m256i prev = _mm256_setzero_si256();
   uint32_t flagged = 0;
-  for (;; p += 32) {
-    __m256i cur;
-    if (end - p >= 32) {
-      cur = _mm256_loadu_si256((const __m256i *)p);
-    } else {
-      char buf[32];
-      memset(buf, '"', sizeof buf);
-      memcpy(buf, p, (size_t)(end - p));
-      cur = _mm256_loadu_si256((const __m256i *)buf);
-    }
-    __m256i stop = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(cur, quote), _mm256_cmpeq_epi8(cur, backslash)),
-        _mm256_cmpeq_epi8(_mm256_min_epu8(cur, below), cur));
-    __m256i errors = avx2_block_errors(&t, prev, cur);
-    uint32_t stops = (uint32_t)_mm256_movemask_epi8(stop);
-    uint32_t bad = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(errors, zero));
-    if (stops != 0) {
-      unsigned n = (unsigned)__builtin_ctz(stops);
-      flagged |= bad & (uint32_t)((2ull << n) - 1);
+  for (; end - p >= 32; p += 32) {
+    __m256i cur = _mm256_loadu_si256((const __m256i *)p);
+    unsigned n;
+    if (string_block_avx2(&t, prev, cur, &flagged, &n)) {
       *valid = flagged == 0;
       return p + n;
     }
-    flagged |= bad;
     prev = cur;
   }
+  return string_run_avx2_last(start, p, end, valid, flagged);
+}
+
+/* string_block_avx2 on 16 bytes. */
+SSSE3 static PBC_ALWAYS_INLINE bool string_block_ssse3(const ssse3_tables *t,
+                                                       __m128i prev, __m128i cur,
+                                                       uint32_t *flagged,
+                                                       unsigned *n) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i stop = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(cur, _mm_set1_epi8('"')),
+                   _mm_cmpeq_epi8(cur, _mm_set1_epi8('\\'))),
+      _mm_cmpeq_epi8(_mm_min_epu8(cur, _mm_set1_epi8(0x1f)), cur));
+  __m128i errors = ssse3_block_errors(t, prev, cur);
+  uint32_t stops = (uint32_t)_mm_movemask_epi8(stop);
+  uint32_t bad = 0xffffu & ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(errors, zero));
+  if (stops == 0) {
+    *flagged |= bad;
+    return false;
+  }
+  *n = (unsigned)__builtin_ctz(stops);
+  *flagged |= bad & ((2u << *n) - 1);
+  return true;
+}
+
+/* string_run_avx2_last with 16-byte blocks. */
+SSSE3 static PBC_NOINLINE const char *string_run_ssse3_last(const char *start,
+                                                            const char *p,
+                                                            const char *end,
+                                                            bool *valid,
+                                                            uint32_t flagged) {
+  const ssse3_tables t = ssse3_load_tables();
+  __m128i prev = p == start ? _mm_setzero_si128()
+                            : _mm_loadu_si128((const __m128i *)(p - 16));
+  char buf[16];
+  memset(buf, '"', sizeof buf);
+  memcpy(buf, p, (size_t)(end - p));
+  unsigned n = 0;
+  bool stopped = string_block_ssse3(&t, prev, _mm_loadu_si128((const __m128i *)buf),
+                                    &flagged, &n);
+  assert(stopped);
+  (void)stopped;
+  *valid = flagged == 0;
+  return p + n;
 }
 
 /* string_run_avx2 with 16-byte blocks. */
 SSSE3 static const char *string_run_ssse3(const char *p, const char *end,
                                           bool *valid) {
   const ssse3_tables t = ssse3_load_tables();
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
-                below = _mm_set1_epi8(0x1f), zero = _mm_setzero_si128();
-  __m128i prev = zero;
+  const char *start = p;
+  __m128i prev = _mm_setzero_si128();
   uint32_t flagged = 0;
-  for (;; p += 16) {
-    __m128i cur;
-    if (end - p >= 16) {
-      cur = _mm_loadu_si128((const __m128i *)p);
-    } else {
-      char buf[16];
-      memset(buf, '"', sizeof buf);
-      memcpy(buf, p, (size_t)(end - p));
-      cur = _mm_loadu_si128((const __m128i *)buf);
-    }
-    __m128i stop = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(cur, quote), _mm_cmpeq_epi8(cur, backslash)),
-        _mm_cmpeq_epi8(_mm_min_epu8(cur, below), cur));
-    __m128i errors = ssse3_block_errors(&t, prev, cur);
-    uint32_t stops = (uint32_t)_mm_movemask_epi8(stop);
-    uint32_t bad = 0xffffu & ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(errors, zero));
-    if (stops != 0) {
-      unsigned n = (unsigned)__builtin_ctz(stops);
-      flagged |= bad & ((2u << n) - 1);
+  for (; end - p >= 16; p += 16) {
+    __m128i cur = _mm_loadu_si128((const __m128i *)p);
+    unsigned n;
+    if (string_block_ssse3(&t, prev, cur, &flagged, &n)) {
       *valid = flagged == 0;
       return p + n;
     }
-    flagged |= bad;
     prev = cur;
   }
+  return string_run_ssse3_last(start, p, end, valid, flagged);
 }
 
 /* ---- JSON output: what 3.21's escaper keeps as it is -----------------------
