@@ -551,18 +551,12 @@ static PBC_ALWAYS_INLINE bool read_integer(parser *ps, int64_t min,
  * digits (19 digits, a quote and the ',' or ']' after it lie within). */
 enum { COMPACT_INTEGER_SPAN = 2 + 3 * 8 };
 
-/* 10^k for the k digits one word of them holds. */
-static const uint64_t kDigitsPow10[9] = {1,       10,      100,
-                                         1000,    10000,   100000,
-                                         1000000, 10000000, 100000000};
-
 /* The integer element at p (COMPACT_INTEGER_SPAN bytes readable) in the
  * compact form read_integer's fast path takes, within [min, max], its
  * two's complement in *bits: where its ',' or ']' stands, or NULL. */
 static PBC_ALWAYS_INLINE const char *compact_integer(const char *p,
                                                      int64_t min, uint64_t max,
                                                      uint64_t *bits) {
-  const uint64_t *kPow10 = kDigitsPow10;
   bool quoted = *p == '"';
   p += quoted;
   bool negative = *p == '-';
@@ -576,7 +570,7 @@ static PBC_ALWAYS_INLINE const char *compact_integer(const char *p,
   for (int word = 0; k == 8 && word < 2; word++) {
     uint64_t next = pbc_lex_leading_digits(q, &k);
     if (word == 1 && k > 3) return NULL;
-    v = v * kPow10[k] + next;
+    v = v * pbc_lex_word_pow10[k] + next;
     q += k;
   }
   /* Bare, no leading zero (JSON's grammar); quoted, any (safe_strto64). */
@@ -590,6 +584,24 @@ static PBC_ALWAYS_INLINE const char *compact_integer(const char *p,
 /* The bytes compact_decimal may read: '-' and four words (the point
  * among them, the last read past the 19th digit). */
 enum { COMPACT_REAL_SPAN = 1 + 4 * 8 };
+
+/* Up to 15 digits at *q (16 bytes readable) appended to *v, *q moved past
+ * them: a word of them, and a second when the first is full. How many, or
+ * -1 at 16 and more. */
+static PBC_ALWAYS_INLINE int up_to_15_digits(const char **q, uint64_t *v) {
+  unsigned k, more = 0;
+  uint64_t x = pbc_lex_leading_digits(*q, &k);
+  if (k == 0) return 0;
+  *v = *v * pbc_lex_word_pow10[k] + x;
+  *q += k;
+  if (k == 8) {
+    x = pbc_lex_leading_digits(*q, &more);
+    if (more == 8) return -1;
+    *v = *v * pbc_lex_word_pow10[more] + x; /* wraps past 19 digits: refused */
+    *q += more;
+  }
+  return (int)(k + more);
+}
 
 /* A bare decimal at p (COMPACT_REAL_SPAN bytes readable) in the form
  * printers write a double that needs no exponent, `-?int(.frac)?`: at
@@ -605,35 +617,17 @@ static PBC_ALWAYS_INLINE const char *compact_decimal(const char *p,
                                                      uint64_t *m, int *exp,
                                                      bool *negative) {
   bool minus = *p == '-';
-  const char *first = p + minus;
-  unsigned k, more;
-  uint64_t v = pbc_lex_leading_digits(first, &k);
-  if (k == 0) return NULL;
-  const char *q = first + k;
-  if (k == 8) {
-    uint64_t next = pbc_lex_leading_digits(q, &more);
-    if (more == 8) return NULL;
-    v = v * kDigitsPow10[more] + next;
-    q += more;
-  }
-  unsigned digits = (unsigned)(q - first);
-  if (*first == '0' && digits > 1) return NULL; /* JSON's grammar */
+  const char *first = p + minus, *q = first;
+  uint64_t v = 0;
+  int digits = up_to_15_digits(&q, &v);
+  if (digits <= 0 || (*first == '0' && digits > 1)) /* JSON's grammar */
+    return NULL;
   int scale = 0;
   if (*q == '.') {
-    uint64_t f = pbc_lex_leading_digits(++q, &k);
-    if (k == 0) return NULL; /* a point needs digits */
-    v = v * kDigitsPow10[k] + f;
-    q += k;
-    digits += k;
-    scale = -(int)k;
-    if (k == 8) {
-      f = pbc_lex_leading_digits(q, &more);
-      if (more == 8) return NULL;
-      v = v * kDigitsPow10[more] + f; /* wraps past 19 digits: refused */
-      q += more;
-      digits += more;
-      scale -= (int)more;
-    }
+    ++q;
+    scale = -up_to_15_digits(&q, &v);
+    if (scale >= 0) return NULL; /* a point needs digits */
+    digits -= scale;
   }
   if (digits > 19 || (*q | 0x20) == 'e') return NULL;
   *m = v;
@@ -1986,10 +1980,11 @@ static PBC_ALWAYS_INLINE const char *compact_real(const char *p,
   uint64_t m;
   int exp;
   bool negative;
-  /* The printers' form, else (an exponent) the one-pass reader's. */
+  /* The printers' form, else (an exponent) the one-pass reader's, whose
+   * digits would be the same where the printers' form was read. */
   const char *stop = compact_decimal(p, &m, &exp, &negative);
-  if (stop == NULL || !pbc_lex_decimal(m, exp, negative, &v))
-    stop = one_pass_decimal(p, end, &v);
+  if (stop == NULL) stop = one_pass_decimal(p, end, &v);
+  else if (!pbc_lex_decimal(m, exp, negative, &v)) return NULL;
   if (stop == NULL || stop == end || (*stop != ',' && *stop != ']') ||
       !__builtin_isfinite(v))
     return NULL;

@@ -105,18 +105,21 @@ static inline uint64_t pbc_lex_leading_digits(const char *p, unsigned *count) {
 #endif
 }
 
+/* 10^n for the n digits pbc_lex_leading_digits read: what shifts a value
+ * left past them. */
+static const uint64_t pbc_lex_word_pow10[9] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
 /* The digits at p (before end) appended to *m, which wraps past 19 of
  * them (the caller counts), up to eight at a time while eight bytes are
  * left, then one; returns the end of them. */
 static inline const char *pbc_lex_digits(const char *p, const char *end,
                                          uint64_t *m) {
-  static const uint64_t pow10[9] = {1,      10,      100,      1000,     10000,
-                                    100000, 1000000, 10000000, 100000000};
   uint64_t v = *m;
   while (end - p >= 8) {
     unsigned n;
     uint64_t x = pbc_lex_leading_digits(p, &n);
-    v = v * pow10[n] + x;
+    v = v * pbc_lex_word_pow10[n] + x;
     p += n;
     if (n != 8) {
       *m = v;
